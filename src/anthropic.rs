@@ -1,0 +1,212 @@
+//! Anthropic Messages: the `system` and `messages` of a request.
+//!
+//! Leading system messages become the `system` string, joined by a blank line; a system
+//! message after the first other message stays in place as a `user` message whose text begins
+//! `[System]: `. Content is always an array of `text` and `image` blocks. No text block is
+//! empty or white space only, and a final assistant message does not end in white space.
+//! Images go only in user messages, in the media types and size Anthropic takes; any other
+//! image becomes a marker that names Anthropic.
+//!
+//! ```
+//! use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+//!   {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]},
+//!   {"role": "assistant", "blocks": [{"type": "text", "text": "Hello!\n"}]}
+//! ]"#)?;
+//! let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"system":"Be brief.","messages":["#,
+//!         r#"{"role":"user","content":[{"type":"text","text":"Hi"}]},"#,
+//!         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!"}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::render::{self, Rules};
+use crate::{Part, Provider, Text, WireMessage};
+
+/// The image media types Anthropic takes.
+///
+/// Source: Anthropic's vision guide, and the `media_type` enum of `Base64ImageSource` in the
+/// pinned OpenAPI document (`../shared/specs/anthropic-openapi.json`).
+pub const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+
+/// The longest base64 text Anthropic takes for one image: 5 MB, 5,242,880 characters.
+///
+/// Source: Anthropic's error text, "image exceeds 5 MB maximum: N bytes > 5242880 bytes",
+/// which counts the base64 text, not the decoded bytes (`../shared/notes/providers.md`).
+pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::Anthropic,
+    media_types: &MEDIA_TYPES,
+    max_image_base64_len: MAX_IMAGE_BASE64_LEN,
+    max_image_text: "5 MB",
+    images_in: |role| match role {
+        render::Role::User => true,
+        render::Role::System | render::Role::Assistant => false,
+    },
+    image_role_rule: "Anthropic accepts images only in user messages",
+    hoists_system: true,
+    drops_blank_text: true,
+    trims_final_assistant: true,
+};
+
+/// Renders wire messages as the `system` and `messages` of a Messages request.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]},
+///   {"role": "system", "blocks": [{"type": "text", "text": "Summary so far: greeting."}]}
+/// ]"#)?;
+/// let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+/// assert!(request.system.is_none());
+/// assert_eq!(
+///     serde_json::to_string(&request.messages[1]).unwrap(),
+///     r#"{"role":"user","content":[{"type":"text","text":"[System]: Summary so far: greeting."}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    let rendered = render::render(messages, &RULES);
+    Request {
+        system: rendered.system,
+        messages: rendered
+            .messages
+            .into_iter()
+            .map(|(role, content)| Message {
+                role: match role {
+                    render::Role::System | render::Role::User => Role::User,
+                    render::Role::Assistant => Role::Assistant,
+                },
+                content,
+            })
+            .collect(),
+    }
+}
+
+/// The rendered fragment of a Messages request: `{"system": ..., "messages": [...]}`, with
+/// `system` left out when there is none.
+///
+/// Add `model` and `max_tokens` beside it, and the turn being asked about after the messages.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]}]"#)?;
+/// let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.system.map(|system| system.to_string()).as_deref(), Some("Be brief."));
+/// assert!(request.messages.is_empty());
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// The leading system messages, joined by a blank line.
+    pub system: Option<Text<'a>>,
+    /// One message per wire message after the leading system messages, in order.
+    pub messages: Vec<Message<'a>>,
+}
+
+impl Serialize for Request<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut request = serializer.serialize_struct("Request", 2)?;
+        match &self.system {
+            Some(system) => request.serialize_field("system", system)?,
+            None => request.skip_field("system")?,
+        }
+        request.serialize_field("messages", &self.messages)?;
+        request.end()
+    }
+}
+
+/// The role of an Anthropic message: there is no other.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&transcript_replay::anthropic::Role::User).unwrap(), r#""user""#);
+/// ```
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A person's turn, or a system message kept in place.
+    User,
+    /// The model's turn.
+    Assistant,
+}
+
+/// One Messages message.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "tool", "blocks": [{"type": "text", "text": "done"}]}]"#)?;
+/// let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.messages[0].role, anthropic::Role::Assistant);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message<'a> {
+    /// The role.
+    pub role: Role,
+    /// The content blocks; never empty.
+    pub content: Vec<Part<'a>>,
+}
+
+impl Serialize for Message<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut message = serializer.serialize_struct("Message", 2)?;
+        message.serialize_field("role", &self.role)?;
+        message.serialize_field("content", &Blocks(&self.content))?;
+        message.end()
+    }
+}
+
+struct Blocks<'p, 'a>(&'p [Part<'a>]);
+
+impl Serialize for Blocks<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ContentBlock))
+    }
+}
+
+struct ContentBlock<'p, 'a>(&'p Part<'a>);
+
+impl Serialize for ContentBlock<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut block = serializer.serialize_struct("ContentBlock", 2)?;
+        match self.0 {
+            Part::Text(text) => {
+                block.serialize_field("type", "text")?;
+                block.serialize_field("text", text)?;
+            }
+            Part::Image(image) => {
+                block.serialize_field("type", "image")?;
+                block.serialize_field(
+                    "source",
+                    &Base64Source {
+                        kind: "base64",
+                        media_type: image.media_type(),
+                        data: image.data(),
+                    },
+                )?;
+            }
+        }
+        block.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Base64Source<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    media_type: &'a str,
+    data: &'a str,
+}

@@ -1,0 +1,132 @@
+//! The one failure this crate has: a record that cannot be read.
+
+use std::fmt;
+
+/// A record that could not be read, saying where and what.
+///
+/// Where is the message index and, where it applies, the block index (both counted from 0),
+/// always with the line and column of the JSON text (both counted from 1). What is the
+/// unknown type or role, the missing field, the value of the wrong type, the unsupported
+/// version, or the JSON syntax error. Messages are lowercase, with no trailing period.
+///
+/// ```
+/// use transcript_replay::parse_record;
+///
+/// let json = r#"[{"role": "user", "blocks": [{"type": "text", "text": "hi"}, {"type": "video"}]}]"#;
+/// let error = parse_record(json).unwrap_err();
+/// assert_eq!(error.message_index(), Some(0));
+/// assert_eq!(error.block_index(), Some(1));
+/// assert_eq!(
+///     error.to_string(),
+///     r#"message 0, block 1 (line 1, column 78): unknown block type "video", expected text, tool_use, tool_result, reasoning or image"#,
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{location}: {what}")]
+pub struct Error {
+    location: Location,
+    what: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Location {
+    message: Option<usize>,
+    block: Option<usize>,
+    line: usize,
+    column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Location {
+            message,
+            block,
+            line,
+            column,
+        } = *self;
+        match (message, block) {
+            (Some(message), Some(block)) => {
+                write!(
+                    f,
+                    "message {message}, block {block} (line {line}, column {column})"
+                )
+            }
+            (Some(message), None) => write!(f, "message {message} (line {line}, column {column})"),
+            // A block index is only ever recorded inside a message.
+            (None, _) => write!(f, "line {line}, column {column}"),
+        }
+    }
+}
+
+impl Error {
+    /// Builds the error from serde_json's, with the position that the reader had reached.
+    pub(crate) fn from_json(
+        error: &serde_json::Error,
+        message: Option<usize>,
+        block: Option<usize>,
+    ) -> Self {
+        let (line, column) = (error.line(), error.column());
+        let text = error.to_string();
+        // serde_json appends the position to every message; this error reports it on its own.
+        let suffix = format!(" at line {line} column {column}");
+        let what = text.strip_suffix(&suffix).unwrap_or(&text);
+        // serde_json's one capitalized phrase; the house style is lowercase throughout.
+        let what = match what.strip_prefix("EOF while parsing") {
+            Some(rest) => format!("unexpected end of input while parsing{rest}"),
+            None => what.to_owned(),
+        };
+        Error {
+            location: Location {
+                message,
+                block: message.and(block),
+                line,
+                column,
+            },
+            what,
+        }
+    }
+
+    /// The index of the message where reading failed, counted from 0, when the failure was
+    /// inside a message.
+    ///
+    /// ```
+    /// let error = transcript_replay::parse_record(r#"[{"role": "robot", "blocks": []}]"#).unwrap_err();
+    /// assert_eq!(error.message_index(), Some(0));
+    /// assert_eq!(error.block_index(), None);
+    /// ```
+    pub fn message_index(&self) -> Option<usize> {
+        self.location.message
+    }
+
+    /// The index of the block where reading failed, counted from 0 within its message, when
+    /// the failure was inside a block.
+    ///
+    /// ```
+    /// let json = r#"[{"role": "user", "blocks": [{"type": "text"}]}]"#;
+    /// let error = transcript_replay::parse_record(json).unwrap_err();
+    /// assert_eq!((error.message_index(), error.block_index()), (Some(0), Some(0)));
+    /// ```
+    pub fn block_index(&self) -> Option<usize> {
+        self.location.block
+    }
+
+    /// The line of the JSON text where reading failed, counted from 1.
+    ///
+    /// ```
+    /// let error = transcript_replay::parse_record("[\n  nope\n]").unwrap_err();
+    /// assert_eq!((error.line(), error.column()), (2, 4));
+    /// ```
+    pub fn line(&self) -> usize {
+        self.location.line
+    }
+
+    /// The column of the JSON text where reading failed, counted from 1.
+    ///
+    /// ```
+    /// let error = transcript_replay::parse_record("[1]").unwrap_err();
+    /// assert_eq!(error.column(), 2);
+    /// ```
+    pub fn column(&self) -> usize {
+        self.location.column
+    }
+}

@@ -1,0 +1,118 @@
+//! The checks an image must pass to be shown, each in one place, shared by replay and the
+//! renderers.
+
+use std::fmt::{self, Write as _};
+
+/// Whether a media type has the form `image/<subtype>`.
+///
+/// The type is matched without regard to case, as RFC 2045 says media types are; the subtype
+/// is a restricted name of RFC 6838 section 4.2 (1 to 127 characters: a letter or digit, then
+/// letters, digits and `!#$&-^_.+`). Parameters such as `; charset=...` are not part of the
+/// form.
+pub(crate) fn is_image_media_type(media_type: &str) -> bool {
+    let Some((kind, subtype)) = media_type.split_once('/') else {
+        return false;
+    };
+    let mut rest = subtype.bytes();
+    kind.eq_ignore_ascii_case("image")
+        && subtype.len() <= 127
+        && rest
+            .next()
+            .is_some_and(|first| first.is_ascii_alphanumeric())
+        && rest.all(|byte| byte.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&byte))
+}
+
+/// Whether `data` is non-empty, canonical base64: the standard alphabet, a length that is a
+/// multiple of four, `=` padding only at the end, and zero bits in the unused part of the last
+/// symbol. Whitespace, the URL-safe alphabet and padding in the middle are not base64 here,
+/// since providers that receive them answer with an error.
+///
+/// One read-only pass, no allocation: it runs on every image of every replayed history.
+pub(crate) fn is_valid_base64(data: &str) -> bool {
+    let bytes = data.as_bytes();
+    if bytes.is_empty() || bytes.len() % 4 != 0 {
+        return false;
+    }
+    let padding = bytes
+        .iter()
+        .rev()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    let (body, _) = bytes.split_at(bytes.len() - padding);
+    // The mask of the bits of the last symbol that padding leaves unused.
+    let unused = match padding {
+        0 => 0,
+        1 => 0b11,
+        _ => 0b1111,
+    };
+    // Chunks are folded without short-circuiting so that the compiler vectorizes the check.
+    body.chunks(64)
+        .all(|chunk| chunk.iter().fold(true, |valid, &b| valid & is_symbol(b)))
+        && body
+            .last()
+            .is_some_and(|&last| symbol_value(last) & unused == 0)
+}
+
+fn is_symbol(b: u8) -> bool {
+    (b.wrapping_sub(b'A') < 26)
+        | (b.wrapping_sub(b'a') < 26)
+        | (b.wrapping_sub(b'0') < 10)
+        | (b == b'+')
+        | (b == b'/')
+}
+
+/// The six bits a base64 symbol stands for; only called on symbols.
+fn symbol_value(b: u8) -> u8 {
+    match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    }
+}
+
+/// At most this many characters of a stored media type are shown in a marker.
+const SHOWN_CHARS: usize = 64;
+
+/// A stored media type as a marker shows it.
+///
+/// A marker is a line of the crate's own making, so stored data must never be able to close
+/// it early or forge another: characters that could (`[`, `]`, `(`, `)`, `\`, control and
+/// non-ASCII characters, and line breaks) are shown as `\u{…}` escapes, and a media type
+/// longer than 64 characters is cut short with `...`.
+pub(crate) struct ShownMediaType<'a>(pub(crate) &'a str);
+
+impl fmt::Display for ShownMediaType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, c) in self.0.chars().enumerate() {
+            if index == SHOWN_CHARS {
+                return f.write_str("...");
+            }
+            let plain =
+                (c.is_ascii_graphic() || c == ' ') && !matches!(c, '[' | ']' | '(' | ')' | '\\');
+            if plain {
+                f.write_char(c)?;
+            } else {
+                write!(f, "\\u{{{:x}}}", u32::from(c))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbol_values_cover_the_alphabet_in_order() {
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (value, &symbol) in alphabet.iter().enumerate() {
+            assert!(is_symbol(symbol));
+            assert_eq!(usize::from(symbol_value(symbol)), value);
+        }
+        assert_eq!((0..=255u8).filter(|&b| is_symbol(b)).count(), 64);
+    }
+}

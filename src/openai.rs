@@ -1,0 +1,208 @@
+//! OpenAI Chat Completions: the `messages` of a request.
+//!
+//! Roles stay as they are (`system`, `user`, `assistant`). A message whose content is one
+//! text part carries it as a plain string, which every OpenAI-compatible server accepts;
+//! otherwise content is an array of `text` and `image_url` parts, an image as a `data:` URL
+//! written as it is serialized. Images go only in user messages, in the media types and size
+//! OpenAI takes; any other image becomes a marker that names OpenAI.
+//!
+//! ```
+//! use transcript_replay::{openai, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+//!   {"role": "user", "blocks": [
+//!     {"type": "text", "text": "What is this?"},
+//!     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+//!   ]}
+//! ]"#)?;
+//! let wire = replay_messages(&record, Vision::Sees);
+//! let request = openai::render(&wire);
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"messages":[{"role":"system","content":"Be brief."},"#,
+//!         r#"{"role":"user","content":[{"type":"text","text":"What is this?"},"#,
+//!         r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+use crate::render::{self, Role, Rules};
+use crate::{Image, Part, Provider, WireMessage, WireRole};
+
+/// The image media types OpenAI takes.
+///
+/// Source: OpenAI's vision guide, "Image input requirements": PNG, JPEG, WEBP and
+/// non-animated GIF (`../shared/notes/providers.md`).
+pub const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/// The longest base64 text this renderer sends for one image: 20 MB.
+///
+/// Source: OpenAI's vision guide, "up to 20 MB per image". The limit is applied to the base64
+/// text rather than the decoded bytes, so that it holds however the server counts.
+pub const MAX_IMAGE_BASE64_LEN: usize = 20_000_000;
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::OpenAi,
+    media_types: &MEDIA_TYPES,
+    max_image_base64_len: MAX_IMAGE_BASE64_LEN,
+    max_image_text: "20 MB",
+    images_in: |role| match role {
+        Role::User => true,
+        Role::System | Role::Assistant => false,
+    },
+    image_role_rule: "OpenAI accepts images only in user messages",
+    hoists_system: false,
+    drops_blank_text: false,
+    trims_final_assistant: false,
+};
+
+/// Renders wire messages as the `messages` of a Chat Completions request: one OpenAI message
+/// per wire message.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "assistant", "blocks": [
+///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+/// ]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"messages":[{"role":"assistant","content":"[Image (image/png) not shown: OpenAI accepts images only in user messages]"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    let rendered = render::render(messages, &RULES);
+    Request {
+        messages: rendered
+            .messages
+            .into_iter()
+            .map(|(role, content)| Message {
+                role: match role {
+                    Role::System => WireRole::System,
+                    Role::User => WireRole::User,
+                    Role::Assistant => WireRole::Assistant,
+                },
+                content,
+            })
+            .collect(),
+    }
+}
+
+/// The rendered fragment of a Chat Completions request: `{"messages": [...]}`.
+///
+/// Add `model` (and whatever else the call needs) beside it, and the turn being asked about
+/// after the messages.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.messages.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// One message per wire message, in order.
+    pub messages: Vec<Message<'a>>,
+}
+
+impl Serialize for Request<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut request = serializer.serialize_struct("Request", 1)?;
+        request.serialize_field("messages", &self.messages)?;
+        request.end()
+    }
+}
+
+/// One Chat Completions message.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision, WireRole};
+///
+/// let record = parse_record(r#"[{"role": "tool", "blocks": [{"type": "text", "text": "done"}]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.messages[0].role, WireRole::Assistant);
+/// assert_eq!(serde_json::to_string(&request.messages[0]).unwrap(), r#"{"role":"assistant","content":"done"}"#);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message<'a> {
+    /// The role, as OpenAI names it.
+    pub role: WireRole,
+    /// The content; never empty.
+    pub content: Vec<Part<'a>>,
+}
+
+impl Serialize for Message<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut message = serializer.serialize_struct("Message", 2)?;
+        message.serialize_field("role", &self.role)?;
+        match self.content.as_slice() {
+            [Part::Text(text)] => message.serialize_field("content", text)?,
+            parts => message.serialize_field("content", &Parts(parts))?,
+        }
+        message.end()
+    }
+}
+
+struct Parts<'p, 'a>(&'p [Part<'a>]);
+
+impl Serialize for Parts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ContentPart))
+    }
+}
+
+struct ContentPart<'p, 'a>(&'p Part<'a>);
+
+impl Serialize for ContentPart<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut part = serializer.serialize_struct("ContentPart", 2)?;
+        match self.0 {
+            Part::Text(text) => {
+                part.serialize_field("type", "text")?;
+                part.serialize_field("text", text)?;
+            }
+            Part::Image(image) => {
+                part.serialize_field("type", "image_url")?;
+                part.serialize_field("image_url", &ImageUrl(image))?;
+            }
+        }
+        part.end()
+    }
+}
+
+struct ImageUrl<'p, 'a>(&'p Image<'a>);
+
+impl Serialize for ImageUrl<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("url", &DataUrl(self.0))?;
+        map.end()
+    }
+}
+
+/// `data:<media type>;base64,<data>`, written straight into the request as it is serialized.
+struct DataUrl<'p, 'a>(&'p Image<'a>);
+
+impl fmt::Display for DataUrl<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "data:{};base64,{}", self.0.media_type(), self.0.data())
+    }
+}
+
+impl Serialize for DataUrl<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}

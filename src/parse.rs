@@ -1,0 +1,631 @@
+//! Reading a stored record, with errors that say where and what.
+//!
+//! The readers are written by hand rather than derived: a derived reader for an internally
+//! tagged enum buffers every block before it knows the block's type, and cannot say which
+//! message or block failed. These read each string once, accept the keys of a block in any
+//! order, ignore keys they do not know, and record how far they got in a [`Trace`], so that
+//! [`parse_record`] can name the message and block of any failure.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::{Block, Error, Role, StoredMessage, TokenUsage};
+
+/// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
+///
+/// A conversation file is `{"version": 1, "messages": [...], ...}`; its other keys are
+/// ignored, and 1 is the only version there is. Unknown keys inside a message or a block are
+/// ignored; an unknown block `type` or `role` is an error, since a block with no prose form
+/// does not exist.
+///
+/// # Errors
+///
+/// Returns an [`Error`] that says where (the message index, the block index where it
+/// applies, and the line and column) and what: the unknown type or role, the missing field,
+/// the value of the wrong type, the unsupported version, or the JSON syntax error. JSON
+/// nested deeper than 128 levels is an error too, never a stack overflow.
+///
+/// ```
+/// use transcript_replay::{parse_record, Role};
+///
+/// let bare = r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#;
+/// let file = r#"{"version": 1, "title": "greeting", "messages": [
+///     {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}
+/// ]}"#;
+/// assert_eq!(parse_record(bare)?, parse_record(file)?);
+/// assert_eq!(parse_record(bare)?[0].role, Role::User);
+///
+/// let error = parse_record(r#"{"version": 2, "messages": []}"#).unwrap_err();
+/// assert_eq!(error.to_string(), "line 1, column 13: unsupported version 2, only version 1 exists");
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
+    let trace = Trace::default();
+    let mut reader = serde_json::Deserializer::from_str(json);
+    let read = RecordSeed { trace: &trace }
+        .deserialize(&mut reader)
+        .and_then(|messages| reader.end().map(|()| messages));
+    read.map_err(|error| Error::from_json(&error, trace.message.get(), trace.block.get()))
+}
+
+/// How far reading got: the message and block being read when a failure happened.
+#[derive(Default)]
+struct Trace {
+    message: Cell<Option<usize>>,
+    block: Cell<Option<usize>>,
+}
+
+/// At most this many characters of a stored value are quoted in an error.
+const QUOTED_CHARS: usize = 64;
+
+/// A stored value quoted in an error message: escaped and in quotes, and cut short when it
+/// is long, so that an error never carries a stored payload.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (head, cut) = cut(self.0);
+        write!(f, "{head:?}{}", if cut { "..." } else { "" })
+    }
+}
+
+/// The value's first [`QUOTED_CHARS`] characters, and whether anything was cut off.
+fn cut(value: &str) -> (&str, bool) {
+    match value.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => (value.get(..end).unwrap_or(value), true),
+        None => (value, false),
+    }
+}
+
+struct RecordSeed<'t> {
+    trace: &'t Trace,
+}
+
+impl<'de> DeserializeSeed<'de> for RecordSeed<'_> {
+    type Value = Vec<StoredMessage>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RecordSeed<'_> {
+    type Value = Vec<StoredMessage>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a record: an array of messages, or a conversation file object")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        MessagesSeed { trace: self.trace }.visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut version = false;
+        let mut messages = None;
+        while let Some(key) = map.next_key::<FileKey>()? {
+            match key {
+                FileKey::Version => {
+                    if version {
+                        return Err(de::Error::duplicate_field("version"));
+                    }
+                    let value: serde_json::Value = map.next_value()?;
+                    if value != 1 {
+                        let json = value.to_string();
+                        let (head, cut) = cut(&json);
+                        return Err(de::Error::custom(format_args!(
+                            "unsupported version {head}{}, only version 1 exists",
+                            if cut { "..." } else { "" }
+                        )));
+                    }
+                    version = true;
+                }
+                FileKey::Messages => {
+                    if messages.is_some() {
+                        return Err(de::Error::duplicate_field("messages"));
+                    }
+                    messages = Some(map.next_value_seed(MessagesSeed { trace: self.trace })?);
+                }
+                FileKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if !version {
+            return Err(de::Error::custom(
+                "missing field `version` in the conversation file",
+            ));
+        }
+        messages
+            .ok_or_else(|| de::Error::custom("missing field `messages` in the conversation file"))
+    }
+}
+
+struct MessagesSeed<'t> {
+    trace: &'t Trace,
+}
+
+impl<'de> DeserializeSeed<'de> for MessagesSeed<'_> {
+    type Value = Vec<StoredMessage>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MessagesSeed<'_> {
+    type Value = Vec<StoredMessage>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut messages = Vec::new();
+        loop {
+            self.trace.message.set(Some(messages.len()));
+            self.trace.block.set(None);
+            match seq.next_element_seed(MessageSeed { trace: self.trace })? {
+                Some(message) => messages.push(message),
+                None => break,
+            }
+        }
+        self.trace.message.set(None);
+        Ok(messages)
+    }
+}
+
+struct MessageSeed<'t> {
+    trace: &'t Trace,
+}
+
+impl<'de> DeserializeSeed<'de> for MessageSeed<'_> {
+    type Value = StoredMessage;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MessageSeed<'_> {
+    type Value = StoredMessage;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a message object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut role = None;
+        let mut blocks = None;
+        let mut usage = None;
+        let mut timestamp = None;
+        while let Some(key) = map.next_key::<MessageKey>()? {
+            match key {
+                MessageKey::Role => put(&mut role, "role", map.next_value()?)?,
+                MessageKey::Blocks => put(
+                    &mut blocks,
+                    "blocks",
+                    map.next_value_seed(BlocksSeed { trace: self.trace })?,
+                )?,
+                MessageKey::Usage => {
+                    put(&mut usage, "usage", map.next_value::<Option<TokenUsage>>()?)?
+                }
+                MessageKey::Timestamp => {
+                    put(
+                        &mut timestamp,
+                        "timestamp",
+                        map.next_value::<Option<String>>()?,
+                    )?;
+                }
+                MessageKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(StoredMessage {
+            role: role.ok_or_else(|| de::Error::missing_field("role"))?,
+            blocks: blocks.ok_or_else(|| de::Error::missing_field("blocks"))?,
+            usage: usage.flatten(),
+            timestamp: timestamp.flatten(),
+        })
+    }
+}
+
+/// Stores a field's value, refusing a second one: a record that says two things is not
+/// guessed at.
+fn put<T, E: de::Error>(slot: &mut Option<T>, field: &'static str, value: T) -> Result<(), E> {
+    match slot.replace(value) {
+        Some(_) => Err(E::duplicate_field(field)),
+        None => Ok(()),
+    }
+}
+
+struct BlocksSeed<'t> {
+    trace: &'t Trace,
+}
+
+impl<'de> DeserializeSeed<'de> for BlocksSeed<'_> {
+    type Value = Vec<Block>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BlocksSeed<'_> {
+    type Value = Vec<Block>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of blocks")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut blocks = Vec::new();
+        loop {
+            self.trace.block.set(Some(blocks.len()));
+            match seq.next_element::<Block>()? {
+                Some(block) => blocks.push(block),
+                None => break,
+            }
+        }
+        self.trace.block.set(None);
+        Ok(blocks)
+    }
+}
+
+impl<'de> Deserialize<'de> for StoredMessage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        MessageSeed {
+            trace: &Trace::default(),
+        }
+        .deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(RoleVisitor)
+    }
+}
+
+struct RoleVisitor;
+
+impl Visitor<'_> for RoleVisitor {
+    type Value = Role;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a role: system, user, assistant or tool")
+    }
+
+    fn visit_str<E: de::Error>(self, role: &str) -> Result<Role, E> {
+        match role {
+            "system" => Ok(Role::System),
+            "user" => Ok(Role::User),
+            "assistant" => Ok(Role::Assistant),
+            "tool" => Ok(Role::Tool),
+            unknown => Err(E::custom(format_args!(
+                "unknown role {}, expected system, user, assistant or tool",
+                Quoted(unknown)
+            ))),
+        }
+    }
+}
+
+/// The kinds of block, named as the record names them.
+#[derive(Clone, Copy)]
+enum BlockType {
+    Text,
+    ToolUse,
+    ToolResult,
+    Reasoning,
+    Image,
+}
+
+impl BlockType {
+    fn name(self) -> &'static str {
+        match self {
+            BlockType::Text => "text",
+            BlockType::ToolUse => "tool_use",
+            BlockType::ToolResult => "tool_result",
+            BlockType::Reasoning => "reasoning",
+            BlockType::Image => "image",
+        }
+    }
+}
+
+/// A field of a block, whatever its type: kept until the block's type is known, so that the
+/// keys of a block may come in any order.
+enum Loose {
+    String(String),
+    Bool(bool),
+    Other(&'static str),
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(LooseVisitor)
+    }
+}
+
+struct LooseVisitor;
+
+impl<'de> Visitor<'de> for LooseVisitor {
+    type Value = Loose;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Loose, E> {
+        Ok(Loose::String(value.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<Loose, E> {
+        Ok(Loose::String(value))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Loose, E> {
+        Ok(Loose::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Loose, E> {
+        Ok(Loose::Other("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Loose, E> {
+        Ok(Loose::Other("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Loose, E> {
+        Ok(Loose::Other("a number"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Loose, E> {
+        Ok(Loose::Other("null"))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other("an object"))
+    }
+}
+
+impl Loose {
+    fn describe(&self) -> &'static str {
+        match self {
+            Loose::String(_) => "a string",
+            Loose::Bool(_) => "a boolean",
+            Loose::Other(what) => what,
+        }
+    }
+}
+
+/// The fields of one block, as read so far.
+#[derive(Default)]
+struct BlockFields {
+    kind: Option<BlockType>,
+    text: Option<Loose>,
+    id: Option<Loose>,
+    name: Option<Loose>,
+    input: Option<Loose>,
+    tool_use_id: Option<Loose>,
+    tool_name: Option<Loose>,
+    output: Option<Loose>,
+    is_error: Option<Loose>,
+    reasoning: Option<Loose>,
+    media_type: Option<Loose>,
+    data: Option<Loose>,
+}
+
+impl BlockFields {
+    fn string<E: de::Error>(
+        kind: BlockType,
+        field: &'static str,
+        value: Option<Loose>,
+    ) -> Result<String, E> {
+        match value {
+            Some(Loose::String(value)) => Ok(value),
+            Some(other) => Err(E::custom(format_args!(
+                "field `{field}` of a {} block must be a string, found {}",
+                kind.name(),
+                other.describe()
+            ))),
+            None => Err(missing(kind, field)),
+        }
+    }
+
+    fn into_block<E: de::Error>(self) -> Result<Block, E> {
+        let kind = self.kind.ok_or_else(|| E::missing_field("type"))?;
+        let string = |field, value| Self::string::<E>(kind, field, value);
+        Ok(match kind {
+            BlockType::Text => Block::Text {
+                text: string("text", self.text)?,
+            },
+            BlockType::ToolUse => Block::ToolUse {
+                id: string("id", self.id)?,
+                name: string("name", self.name)?,
+                input: string("input", self.input)?,
+            },
+            BlockType::ToolResult => Block::ToolResult {
+                tool_use_id: string("tool_use_id", self.tool_use_id)?,
+                tool_name: string("tool_name", self.tool_name)?,
+                output: string("output", self.output)?,
+                is_error: match self.is_error {
+                    Some(Loose::Bool(is_error)) => is_error,
+                    Some(other) => {
+                        return Err(E::custom(format_args!(
+                            "field `is_error` of a tool_result block must be a boolean, found {}",
+                            other.describe()
+                        )))
+                    }
+                    None => return Err(missing(kind, "is_error")),
+                },
+            },
+            BlockType::Reasoning => Block::Reasoning {
+                reasoning: string("reasoning", self.reasoning)?,
+            },
+            BlockType::Image => Block::Image {
+                media_type: string("media_type", self.media_type)?,
+                data: string("data", self.data)?,
+            },
+        })
+    }
+}
+
+fn missing<E: de::Error>(kind: BlockType, field: &'static str) -> E {
+    E::custom(format_args!(
+        "missing field `{field}` in a {} block",
+        kind.name()
+    ))
+}
+
+impl<'de> Deserialize<'de> for Block {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(BlockVisitor)
+    }
+}
+
+struct BlockVisitor;
+
+impl<'de> Visitor<'de> for BlockVisitor {
+    type Value = Block;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a block object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block, A::Error> {
+        let mut fields = BlockFields::default();
+        while let Some(key) = map.next_key::<BlockKey>()? {
+            let slot = match key {
+                BlockKey::Type => {
+                    let kind = match map.next_value::<Loose>()? {
+                        Loose::String(name) => block_type(&name)?,
+                        other => {
+                            return Err(de::Error::custom(format_args!(
+                                "field `type` of a block must be a string, found {}",
+                                other.describe()
+                            )))
+                        }
+                    };
+                    put(&mut fields.kind, "type", kind)?;
+                    continue;
+                }
+                BlockKey::Text => &mut fields.text,
+                BlockKey::Id => &mut fields.id,
+                BlockKey::Name => &mut fields.name,
+                BlockKey::Input => &mut fields.input,
+                BlockKey::ToolUseId => &mut fields.tool_use_id,
+                BlockKey::ToolName => &mut fields.tool_name,
+                BlockKey::Output => &mut fields.output,
+                BlockKey::IsError => &mut fields.is_error,
+                BlockKey::Reasoning => &mut fields.reasoning,
+                BlockKey::MediaType => &mut fields.media_type,
+                BlockKey::Data => &mut fields.data,
+                BlockKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return Err(de::Error::duplicate_field(key.name()));
+            }
+            *slot = Some(map.next_value()?);
+        }
+        fields.into_block()
+    }
+}
+
+fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {
+    match name {
+        "text" => Ok(BlockType::Text),
+        "tool_use" => Ok(BlockType::ToolUse),
+        "tool_result" => Ok(BlockType::ToolResult),
+        "reasoning" => Ok(BlockType::Reasoning),
+        "image" => Ok(BlockType::Image),
+        unknown => Err(E::custom(format_args!(
+            "unknown block type {}, expected text, tool_use, tool_result, reasoning or image",
+            Quoted(unknown)
+        ))),
+    }
+}
+
+/// Declares an enum of the keys a reader knows, read from a JSON object key without copying
+/// it; any other key is `Other`.
+macro_rules! keys {
+    ($name:ident { $($variant:ident = $key:literal,)* }) => {
+        #[derive(Clone, Copy)]
+        enum $name {
+            $($variant,)*
+            Other,
+        }
+
+        impl $name {
+            #[allow(dead_code)]
+            fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $key,)*
+                    $name::Other => "other",
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct KeyVisitor;
+
+                impl Visitor<'_> for KeyVisitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a field name")
+                    }
+
+                    fn visit_str<E: de::Error>(self, key: &str) -> Result<$name, E> {
+                        Ok(match key {
+                            $($key => $name::$variant,)*
+                            _ => $name::Other,
+                        })
+                    }
+                }
+
+                deserializer.deserialize_identifier(KeyVisitor)
+            }
+        }
+    };
+}
+
+keys!(FileKey {
+    Version = "version",
+    Messages = "messages",
+});
+
+keys!(MessageKey {
+    Role = "role",
+    Blocks = "blocks",
+    Usage = "usage",
+    Timestamp = "timestamp",
+});
+
+keys!(BlockKey {
+    Type = "type",
+    Text = "text",
+    Id = "id",
+    Name = "name",
+    Input = "input",
+    ToolUseId = "tool_use_id",
+    ToolName = "tool_name",
+    Output = "output",
+    IsError = "is_error",
+    Reasoning = "reasoning",
+    MediaType = "media_type",
+    Data = "data",
+});

@@ -1,0 +1,150 @@
+//! Replay: the one projection of a stored record into wire messages.
+
+use crate::image::{is_image_media_type, is_valid_base64};
+use crate::wire::Content;
+use crate::{Block, Image, Piece, Reason, Role, StoredMessage, WireMessage, WireRole};
+
+/// Whether the model that will read the replay can see images: the one thing that varies.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+/// ]}]"#)?;
+/// let blind = serde_json::to_string(&replay_messages(&record, Vision::Blind)).unwrap();
+/// assert_eq!(
+///     blind,
+///     r#"[{"role":"user","content":[{"type":"text","text":"[Image (image/png) not shown: this model cannot view images]"}]}]"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Vision {
+    /// The model views images: a valid image is sent natively.
+    Sees,
+    /// The model cannot view images: every image becomes a marker that says so.
+    Blind,
+}
+
+/// A paragraph for the caller's system prompt that keeps a model from imitating replayed
+/// prose.
+///
+/// A model that sees its earlier turns say `Tool use: bash(...)` may start typing that line
+/// instead of calling the tool, and may echo `[Reasoning]:` in visible output. This note says
+/// that such lines are a record of what already happened, not a way to act. Put it in the
+/// system prompt of every request that carries a replayed history.
+///
+/// ```
+/// use transcript_replay::REPLAY_PREAMBLE;
+///
+/// let system_prompt = format!("You are a careful coding agent.\n\n{REPLAY_PREAMBLE}");
+/// assert!(system_prompt.contains("Tool use:"));
+/// ```
+pub const REPLAY_PREAMBLE: &str = "Earlier turns of this conversation are replayed as plain \
+text. Lines that begin with \"Tool use:\", \"Result (...):\", \"Error (...):\" or \
+\"[Reasoning]:\", and markers such as \"[Image (...) not shown: ...]\", are a record of what \
+already happened, written by the system that keeps this conversation, not by you. They are not \
+a way to act: to use a tool, call it through the tool interface, and never write such lines \
+yourself. Do not repeat reasoning lines in your replies. An image marked as not shown was not \
+seen: say so rather than describe it.";
+
+/// Replays a stored record: exactly [`replay_message`] applied to each message in turn.
+///
+/// One wire message per stored message, in the same order: never split, never merged, never
+/// dropped. Pure: no I/O, no global state, and no panic on any input. The same record and
+/// flag give the same bytes, every run.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "What is in a.rs?"}]},
+///   {"role": "assistant", "blocks": [
+///     {"type": "tool_use", "id": "t1", "name": "read", "input": "{\"path\":\"a.rs\"}"},
+///     {"type": "tool_result", "tool_use_id": "t1", "tool_name": "read", "output": "fn main() {}", "is_error": false},
+///     {"type": "text", "text": "An empty main."}
+///   ]}
+/// ]"#)?;
+/// let wire = replay_messages(&record, Vision::Sees);
+/// assert_eq!(wire.len(), record.len());
+/// assert_eq!(
+///     serde_json::to_string(&wire[1]).unwrap(),
+///     r#"{"role":"assistant","content":[{"type":"text","text":"Tool use: read({\"path\":\"a.rs\"})\n\nResult (read): fn main() {}\n\nAn empty main."}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMessage<'_>> {
+    messages
+        .iter()
+        .map(|message| replay_message(message, vision))
+        .collect()
+}
+
+/// Replays one stored message as one wire message.
+///
+/// Each block becomes one piece, in block order, in its prose form; consecutive pieces join
+/// into one text part with a blank line between them; an image is shown natively when the
+/// model sees and the image is valid, and otherwise becomes a marker that says why. Replay
+/// decides structure only: the wire message borrows every string from `message`.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "text/plain", "data": "aGk="}
+/// ]}]"#)?;
+/// let wire = replay_message(&record[0], Vision::Sees);
+/// let [Part::Text(marker)] = wire.content.as_slice() else { unreachable!() };
+/// assert_eq!(marker.to_string(), "[Image (text/plain) not shown: its media type is not an image type]");
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_> {
+    let mut content = Content::new();
+    for block in &message.blocks {
+        match block {
+            Block::Text { text } => content.push_piece(Piece::Text(text)),
+            Block::ToolUse { id: _, name, input } => {
+                content.push_piece(Piece::ToolUse { name, input })
+            }
+            Block::ToolResult {
+                tool_use_id: _,
+                tool_name,
+                output,
+                is_error,
+            } => content.push_piece(Piece::ToolResult {
+                tool_name,
+                output,
+                is_error: *is_error,
+            }),
+            Block::Reasoning { reasoning } => content.push_piece(Piece::Reasoning(reasoning)),
+            Block::Image { media_type, data } => match unseen(media_type, data, vision) {
+                None => content.push_image(Image::new(media_type, data)),
+                Some(reason) => content.push_piece(Piece::ImageNotShown { media_type, reason }),
+            },
+        }
+    }
+    WireMessage {
+        role: wire_role(message.role),
+        content: content.finish(),
+    }
+}
+
+/// Why an image may not be shown, the first reason that applies; `None` when it is shown.
+fn unseen(media_type: &str, data: &str, vision: Vision) -> Option<Reason> {
+    match vision {
+        Vision::Blind => Some(Reason::Blind),
+        Vision::Sees if !is_image_media_type(media_type) => Some(Reason::NotAnImageType),
+        Vision::Sees if !is_valid_base64(data) => Some(Reason::InvalidBase64),
+        Vision::Sees => None,
+    }
+}
+
+fn wire_role(role: Role) -> WireRole {
+    match role {
+        Role::System => WireRole::System,
+        Role::User => WireRole::User,
+        // A tool round is the assistant's own work.
+        Role::Assistant | Role::Tool => WireRole::Assistant,
+    }
+}

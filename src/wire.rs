@@ -1,0 +1,516 @@
+//! The provider-neutral wire messages that replay produces, and the join rule that builds
+//! their content.
+
+use std::fmt;
+use std::mem;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::image::ShownMediaType;
+use crate::Provider;
+
+/// One message on the wire: a role and its content, borrowed from the stored record.
+///
+/// It serializes as `{"role":"assistant","content":[...]}`. Replay never leaves `content`
+/// empty.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_message, Vision, WireRole};
+///
+/// let record = parse_record(r#"[{"role": "tool", "blocks": [
+///     {"type": "tool_result", "tool_use_id": "t1", "tool_name": "ls", "output": "a.rs", "is_error": false}
+/// ]}]"#)?;
+/// let wire = replay_message(&record[0], Vision::Sees);
+/// assert_eq!(wire.role, WireRole::Assistant);
+/// assert_eq!(
+///     serde_json::to_string(&wire).unwrap(),
+///     r#"{"role":"assistant","content":[{"type":"text","text":"Result (ls): a.rs"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WireMessage<'a> {
+    /// Who the message is from.
+    pub role: WireRole,
+    /// The message's parts, in order.
+    pub content: Vec<Part<'a>>,
+}
+
+/// The role of a wire message. There is no tool role, by construction: tool rounds cross as
+/// the assistant's prose.
+///
+/// ```
+/// use transcript_replay::WireRole;
+///
+/// assert_eq!(serde_json::to_string(&WireRole::Assistant)?, r#""assistant""#);
+/// assert_eq!(WireRole::User.as_str(), "user");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum WireRole {
+    /// Instructions for the model.
+    System,
+    /// A person's turn.
+    User,
+    /// The model's own turn, tool rounds included.
+    Assistant,
+}
+
+impl WireRole {
+    /// The role's name as it is written on the wire.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::WireRole::System.as_str(), "system");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WireRole::System => "system",
+            WireRole::User => "user",
+            WireRole::Assistant => "assistant",
+        }
+    }
+}
+
+/// One part of a wire message's content: a run of text, or a native image.
+///
+/// A text part serializes as `{"type":"text","text":"..."}`, an image part as
+/// `{"type":"image","media_type":"image/png","data":"..."}`.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "text", "text": "What is this?"},
+///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+/// ]}]"#)?;
+/// let wire = replay_message(&record[0], Vision::Sees);
+/// match wire.content.as_slice() {
+///     [Part::Text(text), Part::Image(image)] => {
+///         assert_eq!(text.to_string(), "What is this?");
+///         assert_eq!(image.media_type(), "image/png");
+///     }
+///     other => panic!("unexpected parts: {other:?}"),
+/// }
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Part<'a> {
+    /// A run of text pieces, joined by a blank line.
+    Text(Text<'a>),
+    /// An image sent natively.
+    Image(Image<'a>),
+}
+
+impl Serialize for Part<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Part::Text(text) => {
+                let mut part = serializer.serialize_struct("Part", 2)?;
+                part.serialize_field("type", "text")?;
+                part.serialize_field("text", text)?;
+                part.end()
+            }
+            Part::Image(image) => {
+                let mut part = serializer.serialize_struct("Part", 3)?;
+                part.serialize_field("type", "image")?;
+                part.serialize_field("media_type", image.media_type)?;
+                part.serialize_field("data", image.data)?;
+                part.end()
+            }
+        }
+    }
+}
+
+/// The text of one part: the pieces it is made of, each borrowing its stored block.
+///
+/// No string is built for it: [`Display`](fmt::Display) writes the pieces joined by a blank
+/// line, and serialization writes them as one JSON string, escaped as it is written. So the
+/// bytes of a history are copied once, into the request body. `to_string()` builds the string
+/// for a caller that wants one.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_message, Part, Piece, Vision};
+///
+/// let record = parse_record(r#"[{"role": "assistant", "blocks": [
+///     {"type": "reasoning", "reasoning": "Check the file."},
+///     {"type": "tool_use", "id": "t1", "name": "read", "input": "{\"path\":\"a.rs\"}"}
+/// ]}]"#)?;
+/// let wire = replay_message(&record[0], Vision::Sees);
+/// let Part::Text(text) = &wire.content[0] else { unreachable!() };
+/// assert_eq!(text.to_string(), "[Reasoning]: Check the file.\n\nTool use: read({\"path\":\"a.rs\"})");
+/// assert_eq!(text.pieces()[1], Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"# });
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Text<'a> {
+    pieces: Vec<Piece<'a>>,
+    /// Begins the text with `[System]: `: a system message a provider takes only as a user
+    /// turn says what it was.
+    system_label: bool,
+    /// Leaves out trailing white space, for a provider that rejects it.
+    trim_end: bool,
+}
+
+/// The separator of the join rule: consecutive text pieces are joined by a blank line.
+const SEPARATOR: &str = "\n\n";
+
+/// What a system message rendered in place as a user turn begins with.
+const SYSTEM_LABEL: &str = "[System]: ";
+
+impl<'a> Text<'a> {
+    /// The pieces this text is made of, in order.
+    ///
+    /// ```
+    /// use transcript_replay::{parse_record, replay_messages, Part, Piece, Vision};
+    ///
+    /// let record = parse_record(r#"[{"role": "user", "blocks": []}]"#)?;
+    /// let wire = replay_messages(&record, Vision::Sees);
+    /// let Part::Text(text) = &wire[0].content[0] else { unreachable!() };
+    /// assert_eq!(text.pieces(), [Piece::EmptyMessage]);
+    /// # Ok::<(), transcript_replay::Error>(())
+    /// ```
+    pub fn pieces(&self) -> &[Piece<'a>] {
+        &self.pieces
+    }
+
+    /// A text of the given pieces, which must not be empty.
+    pub(crate) fn from_pieces(pieces: Vec<Piece<'a>>) -> Self {
+        Text {
+            pieces,
+            system_label: false,
+            trim_end: false,
+        }
+    }
+
+    pub(crate) fn label_as_system(&mut self) {
+        self.system_label = true;
+    }
+
+    pub(crate) fn trim_end(&mut self) {
+        self.trim_end = true;
+    }
+
+    fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        if self.system_label {
+            out.write_str(SYSTEM_LABEL)?;
+        }
+        let mut pieces = self.pieces.iter();
+        if let Some(first) = pieces.next() {
+            write!(out, "{first}")?;
+        }
+        for piece in pieces {
+            write!(out, "{SEPARATOR}{piece}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.trim_end {
+            let mut out = TrimEnd {
+                out: f,
+                pending: String::new(),
+            };
+            self.write_to(&mut out)
+        } else {
+            self.write_to(f)
+        }
+    }
+}
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Writes through to `out`, holding back white space until something follows it, so that
+/// trailing white space is never written.
+struct TrimEnd<'f, W> {
+    out: &'f mut W,
+    pending: String,
+}
+
+impl<W: fmt::Write> fmt::Write for TrimEnd<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let kept = s.trim_end_matches(is_blank_char);
+        if !kept.is_empty() {
+            self.out.write_str(&self.pending)?;
+            self.pending.clear();
+            self.out.write_str(kept)?;
+        }
+        self.pending
+            .push_str(s.get(kept.len()..).unwrap_or_default());
+        Ok(())
+    }
+}
+
+/// White space, as the strictest provider counts it: Unicode white space, and the four ASCII
+/// separators (U+001C to U+001F) that Python's `str.isspace` also counts.
+pub(crate) fn is_blank_char(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// One prose form: what one stored block (or the replay itself) contributes to a text part.
+///
+/// Each borrows the strings of its block; its [`Display`](fmt::Display) is the exact prose of
+/// DESIGN.md's table.
+///
+/// ```
+/// use transcript_replay::{Piece, Reason};
+///
+/// let pieces = [
+///     Piece::Text("It is empty."),
+///     Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"# },
+///     Piece::ToolResult { tool_name: "read", output: "fn main() {}", is_error: false },
+///     Piece::ToolResult { tool_name: "bash", output: "exit 1", is_error: true },
+///     Piece::Reasoning("Need the file first."),
+///     Piece::ImageNotShown { media_type: "image/png", reason: Reason::Blind },
+///     Piece::EmptyMessage,
+/// ];
+/// let prose: Vec<String> = pieces.iter().map(ToString::to_string).collect();
+/// assert_eq!(prose, [
+///     "It is empty.",
+///     r#"Tool use: read({"path":"a.rs"})"#,
+///     "Result (read): fn main() {}",
+///     "Error (bash): exit 1",
+///     "[Reasoning]: Need the file first.",
+///     "[Image (image/png) not shown: this model cannot view images]",
+///     "[Empty message]",
+/// ]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Piece<'a> {
+    /// A `text` block: the text itself.
+    Text(&'a str),
+    /// A `tool_use` block: `Tool use: {name}({input})`.
+    ToolUse {
+        /// The tool's name.
+        name: &'a str,
+        /// The tool's input, verbatim as stored.
+        input: &'a str,
+    },
+    /// A `tool_result` block: `Result ({tool_name}): {output}`, or `Error (...)` when the
+    /// tool failed.
+    ToolResult {
+        /// The tool's name.
+        tool_name: &'a str,
+        /// What the tool returned.
+        output: &'a str,
+        /// Whether the tool failed.
+        is_error: bool,
+    },
+    /// A `reasoning` block: `[Reasoning]: {reasoning}`.
+    Reasoning(&'a str),
+    /// An `image` block that is not shown: `[Image ({media_type}) not shown: {reason}]`.
+    ImageNotShown {
+        /// The stored media type.
+        media_type: &'a str,
+        /// Why the image is not shown.
+        reason: Reason,
+    },
+    /// A message that yields nothing else: `[Empty message]`.
+    EmptyMessage,
+}
+
+impl Piece<'_> {
+    /// Whether the piece is white space only, and so is no content a provider will take.
+    pub(crate) fn is_blank(&self) -> bool {
+        match self {
+            Piece::Text(text) => text.chars().all(is_blank_char),
+            Piece::ToolUse { .. }
+            | Piece::ToolResult { .. }
+            | Piece::Reasoning(_)
+            | Piece::ImageNotShown { .. }
+            | Piece::EmptyMessage => false,
+        }
+    }
+}
+
+impl fmt::Display for Piece<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Piece::Text(text) => f.write_str(text),
+            Piece::ToolUse { name, input } => write!(f, "Tool use: {name}({input})"),
+            Piece::ToolResult {
+                tool_name,
+                output,
+                is_error,
+            } => {
+                let label = if is_error { "Error" } else { "Result" };
+                write!(f, "{label} ({tool_name}): {output}")
+            }
+            Piece::Reasoning(reasoning) => write!(f, "[Reasoning]: {reasoning}"),
+            Piece::ImageNotShown { media_type, reason } => write!(
+                f,
+                "[Image ({}) not shown: {}]",
+                ShownMediaType(media_type),
+                reason.describe(media_type)
+            ),
+            Piece::EmptyMessage => f.write_str("[Empty message]"),
+        }
+    }
+}
+
+/// Why an image is not shown. Each reason is said plainly in the image's marker, so a model
+/// told it did not look can say so.
+///
+/// ```
+/// use transcript_replay::{Piece, Provider, Reason};
+///
+/// let marker = Piece::ImageNotShown { media_type: "image/gif", reason: Reason::MediaType(Provider::Gemini) };
+/// assert_eq!(marker.to_string(), "[Image (image/gif) not shown: Gemini does not accept image/gif]");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// `this model cannot view images`: replayed with [`Vision::Blind`](crate::Vision::Blind).
+    Blind,
+    /// `its media type is not an image type`: the media type is not `image/<subtype>`.
+    NotAnImageType,
+    /// `its stored data is not valid base64`: empty, or not canonical standard base64.
+    InvalidBase64,
+    /// `{provider} does not accept {media_type}`.
+    MediaType(Provider),
+    /// `{provider} accepts images only in user messages` (for Gemini, which also takes them
+    /// in model turns: `Gemini does not accept images in system instructions`).
+    Role(Provider),
+    /// `it is larger than {provider}'s limit of {limit} per image`.
+    TooLarge(Provider),
+}
+
+impl Reason {
+    fn describe(self, media_type: &str) -> impl fmt::Display + '_ {
+        Described {
+            reason: self,
+            media_type,
+        }
+    }
+}
+
+struct Described<'a> {
+    reason: Reason,
+    media_type: &'a str,
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.reason {
+            Reason::Blind => f.write_str("this model cannot view images"),
+            Reason::NotAnImageType => f.write_str("its media type is not an image type"),
+            Reason::InvalidBase64 => f.write_str("its stored data is not valid base64"),
+            Reason::MediaType(provider) => {
+                write!(
+                    f,
+                    "{provider} does not accept {}",
+                    ShownMediaType(self.media_type)
+                )
+            }
+            Reason::Role(provider) => f.write_str(provider.image_role_rule()),
+            Reason::TooLarge(provider) => write!(
+                f,
+                "it is larger than {provider}'s limit of {} per image",
+                provider.image_limit_text()
+            ),
+        }
+    }
+}
+
+/// An image sent natively: the stored media type and base64 data, borrowed.
+///
+/// ```
+/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "image/jpeg", "data": "/9j/4A=="}
+/// ]}]"#)?;
+/// let wire = replay_message(&record[0], Vision::Sees);
+/// let Part::Image(image) = &wire.content[0] else { unreachable!() };
+/// assert_eq!((image.media_type(), image.data()), ("image/jpeg", "/9j/4A=="));
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Image<'a> {
+    media_type: &'a str,
+    data: &'a str,
+}
+
+impl<'a> Image<'a> {
+    pub(crate) fn new(media_type: &'a str, data: &'a str) -> Self {
+        Image { media_type, data }
+    }
+
+    /// The media type, such as `image/png`.
+    ///
+    /// ```
+    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "AAAA"}]}]"#)?;
+    /// # let wire = replay_message(&record[0], Vision::Sees);
+    /// # let Part::Image(image) = &wire.content[0] else { unreachable!() };
+    /// assert_eq!(image.media_type(), "image/png");
+    /// # Ok::<(), transcript_replay::Error>(())
+    /// ```
+    pub fn media_type(&self) -> &'a str {
+        self.media_type
+    }
+
+    /// The image bytes, in base64.
+    ///
+    /// ```
+    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "AAAA"}]}]"#)?;
+    /// # let wire = replay_message(&record[0], Vision::Sees);
+    /// # let Part::Image(image) = &wire.content[0] else { unreachable!() };
+    /// assert_eq!(image.data(), "AAAA");
+    /// # Ok::<(), transcript_replay::Error>(())
+    /// ```
+    pub fn data(&self) -> &'a str {
+        self.data
+    }
+}
+
+/// Builds a message's content by the join rule, the one place it lives: consecutive pieces
+/// join into one text part; an image part ends the text part before it; an empty text
+/// contributes nothing; content that ends up empty is `[Empty message]`.
+pub(crate) struct Content<'a> {
+    parts: Vec<Part<'a>>,
+    run: Vec<Piece<'a>>,
+}
+
+impl<'a> Content<'a> {
+    pub(crate) fn new() -> Self {
+        Content {
+            parts: Vec::new(),
+            run: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push_piece(&mut self, piece: Piece<'a>) {
+        if piece != Piece::Text("") {
+            self.run.push(piece);
+        }
+    }
+
+    pub(crate) fn push_image(&mut self, image: Image<'a>) {
+        self.end_text();
+        self.parts.push(Part::Image(image));
+    }
+
+    fn end_text(&mut self) {
+        if !self.run.is_empty() {
+            self.parts
+                .push(Part::Text(Text::from_pieces(mem::take(&mut self.run))));
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> Vec<Part<'a>> {
+        self.end_text();
+        if self.parts.is_empty() {
+            self.run.push(Piece::EmptyMessage);
+            self.end_text();
+        }
+        self.parts
+    }
+}
