@@ -1,0 +1,135 @@
+//! Generators of stored records for the property tests.
+
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use transcript_replay::{Block, Role, StoredMessage, TokenUsage};
+
+/// Standard base64 with padding, for generating valid image data.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Short strings of every kind a record holds: empty, white space, control characters,
+/// quotes, brackets, prose lines that look like the crate's own, and any Unicode.
+pub fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        Just(" \n\t ".to_owned()),
+        Just("\u{1c}\u{85}\u{a0}".to_owned()),
+        Just("Tool use: bash({})".to_owned()),
+        Just("[Image (image/png) not shown: this model cannot view images]".to_owned()),
+        "[a-z ]{0,12}",
+        "[\\[\\]()\"\\\\\n\r\t\u{0}-\u{1f} a-z]{0,12}",
+        any::<String>(),
+    ]
+}
+
+pub fn media_type() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("image/png".to_owned()),
+        Just("image/jpeg".to_owned()),
+        Just("image/gif".to_owned()),
+        Just("image/webp".to_owned()),
+        Just("image/heic".to_owned()),
+        Just("image/heif".to_owned()),
+        Just("image/svg+xml".to_owned()),
+        Just("IMAGE/PNG".to_owned()),
+        Just("text/plain".to_owned()),
+        Just("image/".to_owned()),
+        Just(String::new()),
+        Just("image/png]\n[Reasoning]: hi".to_owned()),
+        text(),
+    ]
+}
+
+/// Image data: valid base64 of random bytes (long enough to be unmistakable in output), or
+/// strings that are not valid base64.
+pub fn image_data() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => proptest::collection::vec(any::<u8>(), 12..64).prop_map(|bytes| base64(&bytes)),
+        1 => Just(String::new()),
+        1 => Just("QR==".to_owned()),
+        1 => Just("iVBO Rw0K".to_owned()),
+        1 => text(),
+    ]
+}
+
+pub fn block() -> impl Strategy<Value = Block> {
+    prop_oneof![
+        text().prop_map(|text| Block::Text { text }),
+        (text(), text(), text()).prop_map(|(id, name, input)| Block::ToolUse { id, name, input }),
+        (text(), text(), text(), any::<bool>()).prop_map(
+            |(tool_use_id, tool_name, output, is_error)| {
+                Block::ToolResult {
+                    tool_use_id,
+                    tool_name,
+                    output,
+                    is_error,
+                }
+            }
+        ),
+        text().prop_map(|reasoning| Block::Reasoning { reasoning }),
+        (media_type(), image_data())
+            .prop_map(|(media_type, data)| Block::Image { media_type, data }),
+    ]
+}
+
+/// Blocks of every kind but images.
+pub fn block_without_image() -> impl Strategy<Value = Block> {
+    block().prop_filter("no image", |block| !matches!(block, Block::Image { .. }))
+}
+
+pub fn role() -> impl Strategy<Value = Role> {
+    prop_oneof![
+        Just(Role::System),
+        Just(Role::User),
+        Just(Role::Assistant),
+        Just(Role::Tool)
+    ]
+}
+
+pub fn message_of(block: impl Strategy<Value = Block>) -> impl Strategy<Value = StoredMessage> {
+    (
+        role(),
+        proptest::collection::vec(block, 0..6),
+        proptest::option::of((any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>())),
+        proptest::option::of(text()),
+    )
+        .prop_map(|(role, blocks, usage, timestamp)| StoredMessage {
+            role,
+            blocks,
+            usage: usage.map(|(input, output, creation, read)| TokenUsage {
+                input_tokens: input,
+                output_tokens: output,
+                cache_creation_input_tokens: creation,
+                cache_read_input_tokens: read,
+            }),
+            timestamp,
+        })
+}
+
+pub fn record() -> impl Strategy<Value = Vec<StoredMessage>> {
+    proptest::collection::vec(message_of(block()), 0..8)
+}
+
+pub fn record_without_images() -> impl Strategy<Value = Vec<StoredMessage>> {
+    proptest::collection::vec(message_of(block_without_image()), 0..8)
+}

@@ -1,0 +1,200 @@
+//! The example program `replay` (DESIGN.md section 4), run as a user runs it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use transcript_replay::{parse_record, Block, Role};
+
+/// `cargo test` builds the examples before it runs the tests, beside the test binaries.
+fn example() -> Command {
+    let mut path: PathBuf = std::env::current_exe().unwrap();
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    path.push("examples");
+    path.push(format!("replay{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "the example is not built at {}",
+        path.display()
+    );
+    Command::new(path)
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = example()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout_json(output: &Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+const SAMPLE: &str = include_str!("../examples/sample-conversation.json");
+const RECORD: &str = r#"[{"role":"user","blocks":[{"type":"text","text":"hi"},{"type":"image","media_type":"image/png","data":"iVBORw0KGgo="}]}]"#;
+
+#[test]
+fn with_no_arguments_it_replays_the_bundled_conversation_for_a_model_that_sees() {
+    let wire = stdout_json(&run(&[], ""));
+    let record = parse_record(SAMPLE).unwrap();
+    assert_eq!(wire.as_array().unwrap().len(), record.len());
+    assert!(wire.to_string().contains(r#""type":"image""#));
+}
+
+#[test]
+fn the_bundled_conversation_is_a_real_coding_session() {
+    let record = parse_record(SAMPLE).unwrap();
+    let blocks = || record.iter().flat_map(|message| &message.blocks);
+    assert_eq!(
+        record[0].role,
+        Role::System,
+        "starts with a compaction summary"
+    );
+    assert!(
+        record
+            .iter()
+            .any(|m| m.role == Role::User
+                && m.blocks.iter().any(|b| matches!(b, Block::Image { .. })))
+    );
+    assert!(blocks().any(|b| matches!(b, Block::Reasoning { .. })));
+    assert!(
+        blocks()
+            .filter(|b| matches!(b, Block::ToolUse { .. }))
+            .count()
+            >= 3
+    );
+    assert!(blocks().any(|b| matches!(b, Block::ToolResult { is_error: true, .. })));
+    let answered: Vec<&str> = blocks()
+        .filter_map(|b| match b {
+            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        blocks()
+            .any(|b| matches!(b, Block::ToolUse { id, .. } if !answered.contains(&id.as_str()))),
+        "a turn killed mid-round leaves a call with no result"
+    );
+}
+
+#[test]
+fn it_reads_a_file_and_standard_input_alike() {
+    let dir = std::env::temp_dir().join(format!("transcript-replay-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("record.json");
+    std::fs::write(&file, RECORD).unwrap();
+    let from_file = run(&[file.to_str().unwrap()], "");
+    let from_stdin = run(&["-"], RECORD);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(stdout_json(&from_file), stdout_json(&from_stdin));
+    assert_eq!(
+        String::from_utf8(from_stdin.stdout).unwrap(),
+        concat!(
+            r#"[{"role":"user","content":[{"type":"text","text":"hi"},"#,
+            r#"{"type":"image","media_type":"image/png","data":"iVBORw0KGgo="}]}]"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn vision_blind_replaces_every_image_with_its_marker() {
+    for args in [
+        &["--vision", "blind", "-"][..],
+        &["--vision=blind", "-"][..],
+    ] {
+        let wire = stdout_json(&run(args, RECORD));
+        assert_eq!(
+            wire.to_string(),
+            r#"[{"content":[{"text":"hi\n\n[Image (image/png) not shown: this model cannot view images]","type":"text"}],"role":"user"}]"#
+        );
+    }
+}
+
+#[test]
+fn each_provider_prints_its_request_fragment() {
+    for (provider, key) in [
+        ("openai", "messages"),
+        ("anthropic", "messages"),
+        ("gemini", "contents"),
+    ] {
+        let fragment = stdout_json(&run(&["--provider", provider], ""));
+        assert!(fragment.get(key).is_some(), "{provider}: {fragment}");
+    }
+    let neutral = stdout_json(&run(&["--provider", "neutral"], ""));
+    assert!(neutral.is_array());
+}
+
+#[test]
+fn bad_input_prints_the_error_and_exits_1() {
+    for input in ["[{\"role\":\"robot\",\"blocks\":[]}]", "not json", "\u{0}"] {
+        let output = run(&["-"], input);
+        assert_eq!(output.status.code(), Some(1), "{input:?}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.starts_with("replay: "), "{stderr}");
+    }
+    let output = run(&["/no/such/record.json"], "");
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn a_record_that_is_not_utf8_is_bad_input() {
+    let mut child = example()
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"[\xff]").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not UTF-8"));
+}
+
+#[test]
+fn bad_arguments_print_the_usage_and_exit_2() {
+    for args in [
+        &["--vision"][..],
+        &["--vision", "squint"],
+        &["--provider", "cohere"],
+        &["--frobnicate"],
+        &["a.json", "b.json"],
+        &["--vision", "sees", "--vision", "blind"],
+    ] {
+        let output = run(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty());
+        assert!(String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("usage: replay"));
+    }
+}
+
+#[test]
+fn help_prints_the_usage_and_exits_0() {
+    let output = run(&["--help"], "");
+    assert!(output.status.success());
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .starts_with("usage: replay"));
+}

@@ -1,0 +1,50 @@
+//! Every public type can cross threads, and the wire types stay small.
+
+use transcript_replay::{
+    anthropic, gemini, openai, Block, Error, Image, Part, Piece, Provider, Reason, Role,
+    StoredMessage, Text, TokenUsage, Vision, WireMessage, WireRole,
+};
+
+fn assert_send_sync<T: Send + Sync>() {}
+
+#[test]
+fn public_types_are_send_and_sync() {
+    assert_send_sync::<StoredMessage>();
+    assert_send_sync::<Role>();
+    assert_send_sync::<Block>();
+    assert_send_sync::<TokenUsage>();
+    assert_send_sync::<Error>();
+    assert_send_sync::<Vision>();
+    assert_send_sync::<WireMessage<'static>>();
+    assert_send_sync::<WireRole>();
+    assert_send_sync::<Part<'static>>();
+    assert_send_sync::<Text<'static>>();
+    assert_send_sync::<Piece<'static>>();
+    assert_send_sync::<Image<'static>>();
+    assert_send_sync::<Reason>();
+    assert_send_sync::<Provider>();
+    assert_send_sync::<openai::Request<'static>>();
+    assert_send_sync::<anthropic::Request<'static>>();
+    assert_send_sync::<gemini::Request<'static>>();
+}
+
+#[test]
+fn the_error_type_is_a_std_error() {
+    fn assert_error<T: std::error::Error + 'static>() {}
+    assert_error::<Error>();
+}
+
+#[test]
+fn wire_parts_stay_small() {
+    // A part is a vector of borrowed pieces or two borrowed strings: replay copies no bytes.
+    assert!(
+        std::mem::size_of::<Part<'static>>() <= 40,
+        "{}",
+        std::mem::size_of::<Part<'static>>()
+    );
+    assert!(
+        std::mem::size_of::<Piece<'static>>() <= 40,
+        "{}",
+        std::mem::size_of::<Piece<'static>>()
+    );
+}
