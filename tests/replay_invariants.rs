@@ -102,7 +102,7 @@ proptest! {
         let json = serde_json::to_string(&wire).unwrap();
         for block in record.iter().flat_map(|message| &message.blocks) {
             if let Block::Image { data, .. } = block {
-                if distinctive(data) {
+                if common::distinctive(data) {
                     prop_assert!(!json.contains(data.as_str()));
                 }
             }
@@ -117,7 +117,7 @@ proptest! {
                     let text = text.to_string();
                     for block in record.iter().flat_map(|message| &message.blocks) {
                         if let Block::Image { data, .. } = block {
-                            if distinctive(data) {
+                            if common::distinctive(data) {
                                 prop_assert!(!text.contains(data.as_str()));
                             }
                         }

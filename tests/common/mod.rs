@@ -27,6 +27,15 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Whether image data is generated base64 of at least 12 random bytes, which cannot appear in
+/// output by chance, unlike the short or prose-like strings that also stand in as image data.
+pub fn distinctive(data: &str) -> bool {
+    data.len() >= 16
+        && data
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+}
+
 /// Short strings of every kind a record holds: empty, white space, control characters,
 /// quotes, brackets, prose lines that look like the crate's own, and any Unicode.
 pub fn text() -> impl Strategy<Value = String> {
