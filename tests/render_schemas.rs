@@ -49,10 +49,7 @@ fn specs() -> Option<&'static Specs> {
     static SPECS: OnceLock<Option<Specs>> = OnceLock::new();
     SPECS
         .get_or_init(|| {
-            let Some(folder) = std::env::var_os("TRANSCRIPT_REPLAY_SPECS").map(PathBuf::from)
-            else {
-                return None;
-            };
+            let folder = std::env::var_os("TRANSCRIPT_REPLAY_SPECS").map(PathBuf::from)?;
             Some(Specs {
                 openai: validator(
                     &folder,

@@ -11,15 +11,6 @@ fn visions() -> impl Strategy<Value = Vision> {
     prop_oneof![Just(Vision::Sees), Just(Vision::Blind)]
 }
 
-/// Generated base64 of at least 12 random bytes: it cannot appear in the output by chance,
-/// unlike the short or prose-like strings that also stand in as image data.
-fn distinctive(data: &str) -> bool {
-    data.len() >= 16
-        && data
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
