@@ -182,8 +182,9 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-/// The mean time criterion measured for one benchmark in this run, in nanoseconds.
-fn mean(group: &str, bench: &str) -> Option<f64> {
+/// The time criterion reports for one benchmark in this run, in nanoseconds: its slope
+/// estimate where it has one (the figure it prints), else its mean.
+fn typical(group: &str, bench: &str) -> Option<f64> {
     let target = std::env::var_os("CARGO_TARGET_DIR").unwrap_or_else(|| "target".into());
     let path = Path::new(&target)
         .join("criterion")
@@ -192,7 +193,9 @@ fn mean(group: &str, bench: &str) -> Option<f64> {
         .join("new/estimates.json");
     let text = std::fs::read_to_string(path).ok()?;
     let estimates: serde_json::Value = serde_json::from_str(&text).ok()?;
-    estimates["mean"]["point_estimate"].as_f64()
+    estimates["slope"]["point_estimate"]
+        .as_f64()
+        .or_else(|| estimates["mean"]["point_estimate"].as_f64())
 }
 
 fn print_ratios() {

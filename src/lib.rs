@@ -82,3 +82,8 @@ pub use crate::record::{Block, Role, StoredMessage, TokenUsage};
 pub use crate::render::Provider;
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::wire::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
+
+// The README's examples run as doctests, so it cannot drift from the crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
