@@ -208,8 +208,8 @@ fn print_ratios() {
         let replay = format!("replay/{size}");
         let serialize = format!("serialize/{size}");
         let ratio = |group: &str, bench: &str, baseline: &str| match (
-            mean(group, bench),
-            mean(group, baseline),
+            typical(group, bench),
+            typical(group, baseline),
         ) {
             (Some(time), Some(base)) => format!("{:.3}", time / base),
             _ => "-".to_owned(),
