@@ -30,7 +30,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::render::{self, Rules};
-use crate::{Part, Provider, Text, WireMessage};
+use crate::{ImageLimits, Part, Provider, Text, WireMessage};
 
 /// The image media types Anthropic takes.
 ///
@@ -44,11 +44,48 @@ pub const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "ima
 /// which counts the base64 text, not the decoded bytes (`../shared/notes/providers.md`).
 pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
 
+/// How many images one request may carry on models with a 200k-token context: 100. Other
+/// models take 600; pass that in [`ImageLimits`] to [`render_with`].
+///
+/// Source: Anthropic's vision guide, "up to 100 images per request" on 200k-context models
+/// (600 otherwise).
+pub const MAX_IMAGES_PER_REQUEST: usize = 100;
+
+/// How much image data one request may carry: 32 MB, counted as base64 text.
+///
+/// Source: Anthropic's API overview, "32 MB" maximum request size for the Messages API. The
+/// text of a request counts towards that limit too; keeping a history's text within it is
+/// compaction's job, not replay's.
+pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 32_000_000;
+
+/// The most pixels an image may have on either side: 8000.
+///
+/// Source: Anthropic's vision guide, "images larger than 8000x8000 px will be rejected".
+pub const MAX_SIDE_PIXELS: u32 = 8_000;
+
+/// The most pixels an image may have on either side once a request carries more than
+/// [`MANY_IMAGES`] images: 2000.
+///
+/// Source: Anthropic's vision guide, "if you submit more than 20 images in one API request,
+/// this limit is 2000x2000 px".
+pub const MANY_IMAGES_MAX_SIDE_PIXELS: u32 = 2_000;
+
+/// How many images a request may carry before [`MANY_IMAGES_MAX_SIDE_PIXELS`] applies: 20.
+pub const MANY_IMAGES: usize = 20;
+
+/// Anthropic's image limits for models with a 200k-token context, which `render` applies.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_IMAGE_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
+    max_side_pixels: Some(MAX_SIDE_PIXELS),
+    max_side_pixels_beyond: Some((MANY_IMAGES, MANY_IMAGES_MAX_SIDE_PIXELS)),
+};
+
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Anthropic,
     media_types: &MEDIA_TYPES,
-    max_image_base64_len: MAX_IMAGE_BASE64_LEN,
-    max_image_text: "5 MB",
+    refuses_animated_gifs: false,
     images_in: |role| match role {
         render::Role::User => true,
         render::Role::System | render::Role::Assistant => false,
@@ -77,7 +114,23 @@ pub(crate) static RULES: Rules = Rules {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
-    let rendered = render::render(messages, &RULES);
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits: for example
+/// 600 images a request, for models with less than a 200k-token context.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let limits = ImageLimits { images_per_request: 600, ..anthropic::LIMITS };
+/// let request = anthropic::render_with(&replay_messages(&record, Vision::Sees), &limits);
+/// assert_eq!(request.messages.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let rendered = render::render(messages, &RULES, limits);
     Request {
         system: rendered.system,
         messages: rendered

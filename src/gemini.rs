@@ -12,7 +12,7 @@
 //!
 //! let record = parse_record(r#"[
 //!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
-//!   {"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}]},
+//!   {"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}]},
 //!   {"role": "assistant", "blocks": [{"type": "text", "text": "A logo."}]}
 //! ]"#)?;
 //! let request = gemini::render(&replay_messages(&record, Vision::Sees));
@@ -20,7 +20,7 @@
 //!     serde_json::to_string(&request).unwrap(),
 //!     concat!(
 //!         r#"{"systemInstruction":{"parts":[{"text":"Be brief."}]},"contents":["#,
-//!         r#"{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}]},"#,
+//!         r#"{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
 //!         r#"{"role":"model","parts":[{"text":"A logo."}]}]}"#,
 //!     ),
 //! );
@@ -30,7 +30,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::render::{self, Rules};
-use crate::{Part, Provider, Text, WireMessage};
+use crate::{ImageLimits, Part, Provider, Text, WireMessage};
 
 /// The image media types Gemini takes.
 ///
@@ -44,17 +44,33 @@ pub const MEDIA_TYPES: [&str; 5] = [
     "image/heif",
 ];
 
-/// The longest base64 text this renderer sends for one image: 20 MB.
+/// How much inline data one request may carry: 20 MB, counted as base64 text; so also the
+/// longest base64 text of one image.
 ///
 /// Source: Gemini's image-understanding guide caps inline data at 20 MB per request (100 MB
-/// since 2026-01-12; the older, lower figure is kept). One image over it can never be sent.
-pub const MAX_IMAGE_BASE64_LEN: usize = 20_000_000;
+/// since 2026-01-12; the older, lower figure is kept, as it holds on every model). Pass a
+/// larger one in [`ImageLimits`] to [`render_with`] where it is known to apply.
+pub const MAX_INLINE_DATA_BASE64_LEN: usize = 20_000_000;
+
+/// How many images one request may carry: 3,600.
+///
+/// Source: Gemini's image-understanding guide, "a maximum of 3,600 image files per request".
+pub const MAX_IMAGES_PER_REQUEST: usize = 3_600;
+
+/// Gemini's image limits, which `render` applies. Gemini states no pixel limit: it scales
+/// large images itself.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_INLINE_DATA_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_INLINE_DATA_BASE64_LEN,
+    max_side_pixels: None,
+    max_side_pixels_beyond: None,
+};
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Gemini,
     media_types: &MEDIA_TYPES,
-    max_image_base64_len: MAX_IMAGE_BASE64_LEN,
-    max_image_text: "20 MB",
+    refuses_animated_gifs: false,
     images_in: |role| match role {
         render::Role::User | render::Role::Assistant => true,
         render::Role::System => false,
@@ -72,7 +88,7 @@ pub(crate) static RULES: Rules = Rules {
 /// use transcript_replay::{gemini, parse_record, replay_messages, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [
-///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlh"}
+///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}
 /// ]}]"#)?;
 /// let request = gemini::render(&replay_messages(&record, Vision::Sees));
 /// assert_eq!(
@@ -82,7 +98,23 @@ pub(crate) static RULES: Rules = Rules {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
-    let rendered = render::render(messages, &RULES);
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits: for example the
+/// 100 MB of inline data that newer models take.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let limits = ImageLimits { base64_len_per_request: 100_000_000, ..gemini::LIMITS };
+/// let request = gemini::render_with(&replay_messages(&record, Vision::Sees), &limits);
+/// assert_eq!(request.contents.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let rendered = render::render(messages, &RULES, limits);
     Request {
         system_instruction: rendered.system,
         contents: rendered

@@ -74,13 +74,15 @@ mod parse;
 mod record;
 mod render;
 mod replay;
+mod signature;
 mod wire;
 
 pub use crate::error::Error;
 pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage};
-pub use crate::render::Provider;
+pub use crate::render::{ImageLimits, Provider};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
+pub use crate::signature::ImageFormat;
 pub use crate::wire::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
 
 // The README's examples run as doctests, so it cannot drift from the crate.

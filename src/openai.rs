@@ -13,7 +13,7 @@
 //!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
 //!   {"role": "user", "blocks": [
 //!     {"type": "text", "text": "What is this?"},
-//!     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+//!     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}
 //!   ]}
 //! ]"#)?;
 //! let wire = replay_messages(&record, Vision::Sees);
@@ -23,7 +23,7 @@
 //!     concat!(
 //!         r#"{"messages":[{"role":"system","content":"Be brief."},"#,
 //!         r#"{"role":"user","content":[{"type":"text","text":"What is this?"},"#,
-//!         r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]}]}"#,
+//!         r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
 //!     ),
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
@@ -34,7 +34,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use crate::render::{self, Role, Rules};
-use crate::{Image, Part, Provider, WireMessage, WireRole};
+use crate::{Image, ImageLimits, Part, Provider, WireMessage, WireRole};
 
 /// The image media types OpenAI takes.
 ///
@@ -48,11 +48,31 @@ pub const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "im
 /// text rather than the decoded bytes, so that it holds however the server counts.
 pub const MAX_IMAGE_BASE64_LEN: usize = 20_000_000;
 
+/// How many images one request may carry: 500.
+///
+/// Source: OpenAI's vision guide, "up to 500 individual image inputs per request".
+pub const MAX_IMAGES_PER_REQUEST: usize = 500;
+
+/// How much image data one request may carry: 50 MB, counted as base64 text.
+///
+/// Source: OpenAI's vision guide, "up to 50 MB total payload size per request".
+pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 50_000_000;
+
+/// OpenAI's image limits, which `render` applies. OpenAI states no pixel limit: it scales
+/// large images down itself.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_IMAGE_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
+    max_side_pixels: None,
+    max_side_pixels_beyond: None,
+};
+
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::OpenAi,
     media_types: &MEDIA_TYPES,
-    max_image_base64_len: MAX_IMAGE_BASE64_LEN,
-    max_image_text: "20 MB",
+    // "non-animated GIF" only, says the vision guide.
+    refuses_animated_gifs: true,
     images_in: |role| match role {
         Role::User => true,
         Role::System | Role::Assistant => false,
@@ -70,7 +90,7 @@ pub(crate) static RULES: Rules = Rules {
 /// use transcript_replay::{openai, parse_record, replay_messages, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "assistant", "blocks": [
-///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="}
+///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}
 /// ]}]"#)?;
 /// let request = openai::render(&replay_messages(&record, Vision::Sees));
 /// assert_eq!(
@@ -80,7 +100,27 @@ pub(crate) static RULES: Rules = Rules {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
-    let rendered = render::render(messages, &RULES);
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}
+/// ]}]"#)?;
+/// let wire = replay_messages(&record, Vision::Sees);
+/// let none = ImageLimits { images_per_request: 0, ..openai::LIMITS };
+/// assert_eq!(
+///     serde_json::to_string(&openai::render_with(&wire, &none)).unwrap(),
+///     r#"{"messages":[{"role":"user","content":"[Image (image/gif) not shown: the request already carries OpenAI's 0 images]"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let rendered = render::render(messages, &RULES, limits);
     Request {
         messages: rendered
             .messages

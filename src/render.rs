@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::signature;
 use crate::wire::Content;
 use crate::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
 
@@ -34,23 +35,14 @@ impl fmt::Display for Provider {
 }
 
 impl Provider {
-    /// The provider's rules, as its module states them.
-    fn rules(self) -> &'static Rules {
-        match self {
+    /// Where the provider takes images, as a marker says it.
+    pub(crate) fn image_role_rule(self) -> &'static str {
+        let rules = match self {
             Provider::OpenAi => &crate::openai::RULES,
             Provider::Anthropic => &crate::anthropic::RULES,
             Provider::Gemini => &crate::gemini::RULES,
-        }
-    }
-
-    /// Where the provider takes images, as a marker says it.
-    pub(crate) fn image_role_rule(self) -> &'static str {
-        self.rules().image_role_rule
-    }
-
-    /// The provider's per-image limit, as a marker says it.
-    pub(crate) fn image_limit_text(self) -> &'static str {
-        self.rules().max_image_text
+        };
+        rules.image_role_rule
     }
 }
 
@@ -59,10 +51,8 @@ pub(crate) struct Rules {
     pub(crate) provider: Provider,
     /// The media types the provider takes, lowercase.
     pub(crate) media_types: &'static [&'static str],
-    /// The longest base64 text the provider takes for one image.
-    pub(crate) max_image_base64_len: usize,
-    /// The same limit as a marker says it.
-    pub(crate) max_image_text: &'static str,
+    /// Whether the provider refuses GIFs of more than one frame.
+    pub(crate) refuses_animated_gifs: bool,
     /// Whether a message of this role may carry a native image.
     pub(crate) images_in: fn(Role) -> bool,
     /// Where the provider takes images, as a marker says it.
@@ -75,6 +65,35 @@ pub(crate) struct Rules {
     pub(crate) drops_blank_text: bool,
     /// Whether a final assistant message must not end in white space.
     pub(crate) trims_final_assistant: bool,
+}
+
+/// How many images, and how large, a provider takes in one request.
+///
+/// Each provider module has its documented defaults as a constant (`openai::LIMITS`,
+/// `anthropic::LIMITS`, `gemini::LIMITS`), used by its `render`; where a limit depends on the
+/// model, pass your own to its `render_with`. Sizes count the base64 text. When a history
+/// exceeds a request limit, the newest images stay native and the oldest become markers.
+///
+/// ```
+/// use transcript_replay::{anthropic, ImageLimits};
+///
+/// // Anthropic models with less than a 200k context take 600 images a request.
+/// let limits = ImageLimits { images_per_request: 600, ..anthropic::LIMITS };
+/// # let _ = limits;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageLimits {
+    /// The longest base64 text of one image.
+    pub base64_len_per_image: usize,
+    /// How many images one request may carry.
+    pub images_per_request: usize,
+    /// How much base64 text all the images of one request may add up to.
+    pub base64_len_per_request: usize,
+    /// The most pixels an image may have on either side, when there is a limit.
+    pub max_side_pixels: Option<u32>,
+    /// A stricter limit on either side that applies once a request carries more than the
+    /// given number of images: `(images, pixels)`.
+    pub max_side_pixels_beyond: Option<(usize, u32)>,
 }
 
 /// The role of a rendered message, before each provider names it.
@@ -93,7 +112,12 @@ pub(crate) struct Rendered<'a> {
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
 /// leading system messages that the provider takes in its system field.
-pub(crate) fn render<'a>(messages: &[WireMessage<'a>], rules: &Rules) -> Rendered<'a> {
+pub(crate) fn render<'a>(
+    messages: &[WireMessage<'a>],
+    rules: &Rules,
+    limits: &ImageLimits,
+) -> Rendered<'a> {
+    let mut verdicts = image_verdicts(messages, rules, limits).into_iter();
     let leading = match rules.hoists_system {
         true => messages
             .iter()
@@ -104,17 +128,13 @@ pub(crate) fn render<'a>(messages: &[WireMessage<'a>], rules: &Rules) -> Rendere
     let (hoisted, rest) = messages.split_at(leading);
     let system = match hoisted {
         [] => None,
-        hoisted => Some(join_system(hoisted, rules)),
+        hoisted => Some(join_system(hoisted, rules, &mut verdicts)),
     };
     let mut rendered: Vec<(Role, Vec<Part<'a>>)> = rest
         .iter()
         .map(|message| {
-            let role = match message.role {
-                WireRole::System => Role::System,
-                WireRole::User => Role::User,
-                WireRole::Assistant => Role::Assistant,
-            };
-            let mut parts = adapt(&message.content, role, rules);
+            let role = role_of(message.role);
+            let mut parts = adapt(&message.content, rules, &mut verdicts);
             match (role, rules.hoists_system) {
                 (Role::System, true) => {
                     if let Some(Part::Text(text)) = parts.first_mut() {
@@ -141,13 +161,17 @@ pub(crate) fn render<'a>(messages: &[WireMessage<'a>], rules: &Rules) -> Rendere
 
 /// The leading system messages as one text, each message adapted on its own (so a blank one
 /// still says `[Empty message]`) and all joined by the join rule.
-fn join_system<'a>(hoisted: &[WireMessage<'a>], rules: &Rules) -> Text<'a> {
+fn join_system<'a>(
+    hoisted: &[WireMessage<'a>],
+    rules: &Rules,
+    verdicts: &mut impl Iterator<Item = Verdict<'a>>,
+) -> Text<'a> {
     let mut pieces = Vec::new();
     for message in hoisted {
-        for part in adapt(&message.content, Role::System, rules) {
+        for part in adapt(&message.content, rules, verdicts) {
             match part {
                 Part::Text(text) => pieces.extend_from_slice(text.pieces()),
-                // No provider takes images in a system message; `accept` already said so.
+                // No provider takes images in a system message; `verdict` already said so.
                 Part::Image(image) => pieces.push(Piece::ImageNotShown {
                     media_type: image.media_type(),
                     reason: Reason::Role(rules.provider),
@@ -158,9 +182,14 @@ fn join_system<'a>(hoisted: &[WireMessage<'a>], rules: &Rules) -> Text<'a> {
     Text::from_pieces(pieces)
 }
 
-/// Re-builds one message's content under the provider's rules: images it cannot take
-/// become markers that name it, and white-space-only text is left out where it rejects that.
-fn adapt<'a>(parts: &[Part<'a>], role: Role, rules: &Rules) -> Vec<Part<'a>> {
+/// Re-builds one message's content under the provider's rules: each image as its verdict
+/// says, native or a marker that names the provider, and white-space-only text left out where
+/// the provider rejects that.
+fn adapt<'a>(
+    parts: &[Part<'a>],
+    rules: &Rules,
+    verdicts: &mut impl Iterator<Item = Verdict<'a>>,
+) -> Vec<Part<'a>> {
     let mut content = Content::new();
     for part in parts {
         match part {
@@ -171,32 +200,153 @@ fn adapt<'a>(parts: &[Part<'a>], role: Role, rules: &Rules) -> Vec<Part<'a>> {
                     }
                 }
             }
-            Part::Image(image) => match accept(image, role, rules) {
-                Ok(image) => content.push_image(image),
-                Err(reason) => content.push_piece(Piece::ImageNotShown {
-                    media_type: image.media_type(),
-                    reason,
-                }),
-            },
+            Part::Image(image) => {
+                // One verdict per image, in the same order; a missing one cannot happen, and
+                // would still only withhold the image.
+                match verdicts.next().unwrap_or(Err(Reason::Role(rules.provider))) {
+                    Ok(image) => content.push_image(image),
+                    Err(reason) => content.push_piece(Piece::ImageNotShown {
+                        media_type: image.media_type(),
+                        reason,
+                    }),
+                }
+            }
         }
     }
     content.finish()
 }
 
-/// The image as the provider will take it (with the media type spelled as the provider
-/// lists it), or why it cannot.
-fn accept<'a>(image: &Image<'a>, role: Role, rules: &Rules) -> Result<Image<'a>, Reason> {
-    let provider = rules.provider;
-    if !(rules.images_in)(role) {
-        return Err(Reason::Role(provider));
+fn role_of(role: WireRole) -> Role {
+    match role {
+        WireRole::System => Role::System,
+        WireRole::User => Role::User,
+        WireRole::Assistant => Role::Assistant,
     }
-    let media_type = rules
-        .media_types
+}
+
+/// An image as the provider will take it, or why it cannot.
+type Verdict<'a> = Result<Image<'a>, Reason>;
+
+/// The verdict on every image of the conversation, in order: first each image on its own,
+/// then the request's limits, which keep the newest images and withhold the oldest.
+fn image_verdicts<'a>(
+    messages: &[WireMessage<'a>],
+    rules: &Rules,
+    limits: &ImageLimits,
+) -> Vec<Verdict<'a>> {
+    let mut verdicts: Vec<(Verdict<'a>, Option<(u32, u32)>)> = messages
         .iter()
-        .find(|accepted| accepted.eq_ignore_ascii_case(image.media_type()))
-        .ok_or(Reason::MediaType(provider))?;
-    if image.data().len() > rules.max_image_base64_len {
-        return Err(Reason::TooLarge(provider));
+        .flat_map(|message| {
+            message.content.iter().filter_map(move |part| match part {
+                Part::Image(image) => Some(verdict(image, role_of(message.role), rules, limits)),
+                Part::Text(_) => None,
+            })
+        })
+        .collect();
+    let provider = rules.provider;
+    // From the newest image back: once one does not fit, the request is full, and it and
+    // every older image are withheld, so the native images are always the newest.
+    let (mut images, mut base64_len, mut full) = (0, 0, None);
+    for (verdict, _) in verdicts.iter_mut().rev() {
+        let Ok(image) = verdict else { continue };
+        if full.is_none() {
+            if images == limits.images_per_request {
+                full = Some(Reason::TooManyImages {
+                    provider,
+                    limit: limits.images_per_request,
+                });
+            } else if base64_len + image.data().len() > limits.base64_len_per_request {
+                full = Some(Reason::RequestTooLarge {
+                    provider,
+                    limit: limits.base64_len_per_request,
+                });
+            }
+        }
+        match full {
+            Some(reason) => *verdict = Err(reason),
+            None => {
+                images += 1;
+                base64_len += image.data().len();
+            }
+        }
     }
-    Ok(Image::new(media_type, image.data()))
+    if let Some((beyond, max)) = limits.max_side_pixels_beyond {
+        if images > beyond {
+            for (verdict, size) in &mut verdicts {
+                if let (Ok(_), Some((width, height))) = (&verdict, *size) {
+                    if width > max || height > max {
+                        *verdict = Err(Reason::TooManyPixelsAmongMany {
+                            provider,
+                            width,
+                            height,
+                            limit: max,
+                            images: beyond,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    verdicts.into_iter().map(|(verdict, _)| verdict).collect()
+}
+
+/// The verdict on one image on its own, with its pixel size where its header gives one.
+///
+/// The media type sent is the one the bytes have, as the provider spells it; bytes that are
+/// no image the provider can read become a marker.
+fn verdict<'a>(
+    image: &Image<'a>,
+    role: Role,
+    rules: &Rules,
+    limits: &ImageLimits,
+) -> (Verdict<'a>, Option<(u32, u32)>) {
+    let provider = rules.provider;
+    let accepted = |media_type: &str| {
+        rules
+            .media_types
+            .iter()
+            .copied()
+            .find(|accepted| accepted.eq_ignore_ascii_case(media_type))
+    };
+    if !(rules.images_in)(role) {
+        return (Err(Reason::Role(provider)), None);
+    }
+    let Some(signature) = signature::read(image.data()) else {
+        let reason = match accepted(image.media_type()) {
+            None => Reason::MediaType {
+                provider,
+                actual: None,
+            },
+            Some(_) => Reason::UnrecognizedData,
+        };
+        return (Err(reason), None);
+    };
+    let size = signature.size;
+    let format = signature.format;
+    let Some(media_type) = accepted(format.media_type()) else {
+        let actual =
+            (!format.media_type().eq_ignore_ascii_case(image.media_type())).then_some(format);
+        return (Err(Reason::MediaType { provider, actual }), size);
+    };
+    if signature.animated && rules.refuses_animated_gifs {
+        return (Err(Reason::AnimatedGif(provider)), size);
+    }
+    if image.data().len() > limits.base64_len_per_image {
+        let limit = limits.base64_len_per_image;
+        return (Err(Reason::TooLarge { provider, limit }), size);
+    }
+    if let (Some(limit), Some((width, height))) = (limits.max_side_pixels, size) {
+        if width > limit || height > limit {
+            return (
+                Err(Reason::TooManyPixels {
+                    provider,
+                    width,
+                    height,
+                    limit,
+                }),
+                size,
+            );
+        }
+    }
+    (Ok(Image::new(media_type, image.data())), size)
 }

@@ -7,7 +7,7 @@ use std::mem;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::image::ShownMediaType;
-use crate::Provider;
+use crate::{ImageFormat, Provider};
 
 /// One message on the wire: a role and its content, borrowed from the stored record.
 ///
@@ -357,10 +357,13 @@ impl fmt::Display for Piece<'_> {
 /// Why an image is not shown. Each reason is said plainly in the image's marker, so a model
 /// told it did not look can say so.
 ///
+/// The first three come from replay; the others from a renderer, and name its provider.
+///
 /// ```
 /// use transcript_replay::{Piece, Provider, Reason};
 ///
-/// let marker = Piece::ImageNotShown { media_type: "image/gif", reason: Reason::MediaType(Provider::Gemini) };
+/// let reason = Reason::MediaType { provider: Provider::Gemini, actual: None };
+/// let marker = Piece::ImageNotShown { media_type: "image/gif", reason };
 /// assert_eq!(marker.to_string(), "[Image (image/gif) not shown: Gemini does not accept image/gif]");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -372,13 +375,70 @@ pub enum Reason {
     NotAnImageType,
     /// `its stored data is not valid base64`: empty, or not canonical standard base64.
     InvalidBase64,
-    /// `{provider} does not accept {media_type}`.
-    MediaType(Provider),
+    /// `{provider} does not accept {media type}`: the media type the bytes have, or the
+    /// stored one when the bytes say nothing.
+    MediaType {
+        /// The provider.
+        provider: Provider,
+        /// The format the bytes actually have, when it differs from the stored media type.
+        actual: Option<ImageFormat>,
+    },
     /// `{provider} accepts images only in user messages` (for Gemini, which also takes them
     /// in model turns: `Gemini does not accept images in system instructions`).
     Role(Provider),
+    /// `its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image`: the bytes have no
+    /// image signature a renderer can read, or their header is cut short.
+    UnrecognizedData,
+    /// `{provider} does not accept animated GIFs`.
+    AnimatedGif(Provider),
     /// `it is larger than {provider}'s limit of {limit} per image`.
-    TooLarge(Provider),
+    TooLarge {
+        /// The provider.
+        provider: Provider,
+        /// The limit on the base64 text of one image.
+        limit: usize,
+    },
+    /// `it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit}`.
+    TooManyPixels {
+        /// The provider.
+        provider: Provider,
+        /// The image's width.
+        width: u32,
+        /// The image's height.
+        height: u32,
+        /// The most pixels on either side.
+        limit: u32,
+    },
+    /// `it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit} once a
+    /// request carries more than {images} images`.
+    TooManyPixelsAmongMany {
+        /// The provider.
+        provider: Provider,
+        /// The image's width.
+        width: u32,
+        /// The image's height.
+        height: u32,
+        /// The most pixels on either side.
+        limit: u32,
+        /// How many images a request may carry before this limit applies.
+        images: usize,
+    },
+    /// `the request already carries {provider}'s {limit} images`: newer images filled the
+    /// request.
+    TooManyImages {
+        /// The provider.
+        provider: Provider,
+        /// How many images one request may carry.
+        limit: usize,
+    },
+    /// `the request already carries {provider}'s {limit} of image data`: newer images filled
+    /// the request.
+    RequestTooLarge {
+        /// The provider.
+        provider: Provider,
+        /// How much base64 text the images of one request may add up to.
+        limit: usize,
+    },
 }
 
 impl Reason {
@@ -401,19 +461,66 @@ impl fmt::Display for Described<'_> {
             Reason::Blind => f.write_str("this model cannot view images"),
             Reason::NotAnImageType => f.write_str("its media type is not an image type"),
             Reason::InvalidBase64 => f.write_str("its stored data is not valid base64"),
-            Reason::MediaType(provider) => {
-                write!(
+            Reason::MediaType { provider, actual } => match actual {
+                Some(actual) => write!(f, "{provider} does not accept {}", actual.media_type()),
+                None => write!(
                     f,
                     "{provider} does not accept {}",
                     ShownMediaType(self.media_type)
-                )
-            }
+                ),
+            },
             Reason::Role(provider) => f.write_str(provider.image_role_rule()),
-            Reason::TooLarge(provider) => write!(
+            Reason::UnrecognizedData => {
+                f.write_str("its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image")
+            }
+            Reason::AnimatedGif(provider) => write!(f, "{provider} does not accept animated GIFs"),
+            Reason::TooLarge { provider, limit } => write!(
                 f,
                 "it is larger than {provider}'s limit of {} per image",
-                provider.image_limit_text()
+                Megabytes(limit)
             ),
+            Reason::TooManyPixels {
+                provider,
+                width,
+                height,
+                limit,
+            } => write!(
+                f,
+                "it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit}"
+            ),
+            Reason::TooManyPixelsAmongMany {
+                provider,
+                width,
+                height,
+                limit,
+                images,
+            } => write!(
+                f,
+                "it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit} once \
+                 a request carries more than {images} images"
+            ),
+            Reason::TooManyImages { provider, limit } => {
+                write!(f, "the request already carries {provider}'s {limit} images")
+            }
+            Reason::RequestTooLarge { provider, limit } => write!(
+                f,
+                "the request already carries {provider}'s {} of image data",
+                Megabytes(limit)
+            ),
+        }
+    }
+}
+
+/// A byte count as providers state their limits: whole megabytes (of 2^20 or 10^6 bytes,
+/// whichever divides it), else bytes.
+struct Megabytes(usize);
+
+impl fmt::Display for Megabytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            bytes if bytes > 0 && bytes % (1 << 20) == 0 => write!(f, "{} MB", bytes >> 20),
+            bytes if bytes > 0 && bytes % 1_000_000 == 0 => write!(f, "{} MB", bytes / 1_000_000),
+            bytes => write!(f, "{bytes} bytes"),
         }
     }
 }

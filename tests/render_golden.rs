@@ -21,8 +21,11 @@ fn render(provider: Provider, record: &str, vision: Vision) -> String {
     .unwrap()
 }
 
-const PNG: &str = r#"{"type":"image","media_type":"image/png","data":"iVBORw0KGgo="}"#;
-const GIF: &str = r#"{"type":"image","media_type":"image/gif","data":"R0lGODlh"}"#;
+/// A real 1x1 PNG, so that a renderer reads its header.
+const PNG_DATA: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+const PNG: &str = r#"{"type":"image","media_type":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}"#;
+const GIF: &str = r#"{"type":"image","media_type":"image/gif","data":"R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}"#;
 const HEIC: &str = r#"{"type":"image","media_type":"image/heic","data":"AAAAGGZ0eXBoZWlj"}"#;
 
 fn text(text: &str) -> String {
@@ -80,7 +83,7 @@ fn cases() -> Vec<Case> {
             concat!(
                 r#"{"messages":[{"role":"system","content":"Be brief."},"#,
                 r#"{"role":"system","content":"Summary: a.rs was read."},"#,
-                r#"{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]},"#,
+                r#"{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
                 r#"{"role":"assistant","content":"Tool use: read({})\n\nError (read): x"},"#,
                 r#"{"role":"system","content":"Context was compacted."},"#,
                 r#"{"role":"assistant","content":"done"}]}"#
@@ -112,7 +115,7 @@ fn cases() -> Vec<Case> {
             OpenAi,
             sees,
             record(&[message("user", &[GIF])]),
-            r#"{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/gif;base64,R0lGODlh"}}]}]}"#,
+            r#"{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}}]}]}"#,
         ),
         case(
             "openai: the media type is sent as OpenAI spells it",
@@ -120,9 +123,11 @@ fn cases() -> Vec<Case> {
             sees,
             record(&[message(
                 "user",
-                &[r#"{"type":"image","media_type":"Image/PNG","data":"iVBORw0KGgo="}"#],
+                &[
+                    r#"{"type":"image","media_type":"Image/PNG","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}"#,
+                ],
             )]),
-            r#"{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}]}]}"#,
+            r#"{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
         ),
         case(
             "openai: a blind replay carries markers only",
@@ -153,7 +158,7 @@ fn cases() -> Vec<Case> {
             conversation.clone(),
             concat!(
                 r#"{"system":"Be brief.\n\nSummary: a.rs was read.","messages":["#,
-                r#"{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]},"#,
+                r#"{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
                 r#"{"role":"assistant","content":[{"type":"text","text":"Tool use: read({})\n\nError (read): x"}]},"#,
                 r#"{"role":"user","content":[{"type":"text","text":"[System]: Context was compacted."}]},"#,
                 r#"{"role":"assistant","content":[{"type":"text","text":"done"}]}]}"#
@@ -224,7 +229,7 @@ fn cases() -> Vec<Case> {
             conversation,
             concat!(
                 r#"{"systemInstruction":{"parts":[{"text":"Be brief.\n\nSummary: a.rs was read."}]},"contents":["#,
-                r#"{"role":"user","parts":[{"text":"What is this?"},{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}]},"#,
+                r#"{"role":"user","parts":[{"text":"What is this?"},{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
                 r#"{"role":"model","parts":[{"text":"Tool use: read({})\n\nError (read): x"}]},"#,
                 r#"{"role":"user","parts":[{"text":"[System]: Context was compacted."}]},"#,
                 r#"{"role":"model","parts":[{"text":"done"}]}]}"#
@@ -256,7 +261,7 @@ fn cases() -> Vec<Case> {
             Gemini,
             sees,
             record(&[message("user", &[&text(" "), PNG, &text("\n")])]),
-            r#"{"contents":[{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}]}]}"#,
+            r#"{"contents":[{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
         ),
     ]
 }
@@ -291,12 +296,13 @@ fn an_image_over_the_provider_limit_is_a_marker_that_says_so() {
         ),
         (
             Provider::Gemini,
-            gemini::MAX_IMAGE_BASE64_LEN,
+            gemini::MAX_INLINE_DATA_BASE64_LEN,
             "it is larger than Gemini's limit of 20 MB per image",
         ),
     ] {
-        let at_limit = "A".repeat(limit / 4 * 4);
-        let over = "A".repeat(limit / 4 * 4 + 4);
+        // A real PNG header, then zero bytes up to the size wanted.
+        let at_limit = format!("{PNG_DATA}{}", "A".repeat(limit / 4 * 4 - PNG_DATA.len()));
+        let over = format!("{at_limit}AAAA");
         for (data, shown) in [(at_limit, true), (over, false)] {
             let record = record(&[message(
                 "user",

@@ -69,10 +69,31 @@ pub fn media_type() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Image data: valid base64 of random bytes (long enough to be unmistakable in output), or
-/// strings that are not valid base64.
+/// Real image headers: what the renderers read to learn an image's format and size.
+pub const IMAGES: [&str; 8] = [
+    // PNG, 1x1.
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC",
+    // PNG header saying 9000x10.
+    "iVBORw0KGgoAAAANSUhEUgAAIygAAAAKCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC",
+    // JPEG, 3x2.
+    "/9j/4AAQSkZJRgABAQAAAQABAAD/wAARCAACAAMDASIAAhEBAxEB/9k=",
+    // GIF, 1x1.
+    "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==",
+    // GIF, 1x1, two frames.
+    "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAIfkEAQAAAAAsAAAAAAEAAQAAAgJEAQA7",
+    // WEBP (lossless), 1x1.
+    "UklGRhUAAABXRUJQVlA4TAkAAAAvAAAAAAAAAAA=",
+    // HEIC file type box.
+    "AAAAGGZ0eXBoZWljAAAAAG1pZjFoZWlj",
+    // A PNG signature cut short before its header.
+    "iVBORw0KGgo=",
+];
+
+/// Image data: real image headers, valid base64 of random bytes (long enough to be
+/// unmistakable in output), or strings that are not valid base64.
 pub fn image_data() -> impl Strategy<Value = String> {
     prop_oneof![
+        4 => proptest::sample::select(&IMAGES[..]).prop_map(str::to_owned),
         3 => proptest::collection::vec(any::<u8>(), 12..64).prop_map(|bytes| base64(&bytes)),
         1 => Just(String::new()),
         1 => Just("QR==".to_owned()),

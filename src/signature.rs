@@ -1,0 +1,299 @@
+//! What an image's bytes say it is: its format and pixel size, read from the header alone.
+//!
+//! A record that says `image/png` over JPEG bytes, or over bytes that are no image at all, is
+//! the classic poison: the provider answers "Image format image/png not supported" or "Could
+//! not process image" on every later turn. The renderers therefore send the media type the
+//! bytes actually have. Only header bytes are decoded, straight from the base64 text, with no
+//! image library and no copy of the data.
+
+/// An image format a renderer recognizes by its bytes.
+///
+/// ```
+/// use transcript_replay::ImageFormat;
+///
+/// assert_eq!(ImageFormat::Webp.media_type(), "image/webp");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImageFormat {
+    /// `image/png`
+    Png,
+    /// `image/jpeg`
+    Jpeg,
+    /// `image/gif`
+    Gif,
+    /// `image/webp`
+    Webp,
+    /// `image/heic`
+    Heic,
+    /// `image/heif`
+    Heif,
+}
+
+impl ImageFormat {
+    /// The format's media type, lowercase.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::ImageFormat::Jpeg.media_type(), "image/jpeg");
+    /// ```
+    pub fn media_type(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Gif => "image/gif",
+            ImageFormat::Webp => "image/webp",
+            ImageFormat::Heic => "image/heic",
+            ImageFormat::Heif => "image/heif",
+        }
+    }
+}
+
+/// What the header of an image says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Signature {
+    /// The format the bytes actually have.
+    pub(crate) format: ImageFormat,
+    /// Width and height in pixels; `None` for HEIC and HEIF, whose size is deep in the file
+    /// and which no provider limits by pixels.
+    pub(crate) size: Option<(u32, u32)>,
+    /// Whether a GIF has more than one frame.
+    pub(crate) animated: bool,
+}
+
+/// Reads the signature of base64 `data`, which must already be valid base64; `None` when the
+/// bytes are no PNG, JPEG, GIF, WEBP, HEIC or HEIF image, or their header is cut short.
+pub(crate) fn read(data: &str) -> Option<Signature> {
+    let bytes = Base64Bytes::new(data);
+    let head: [u8; 12] = bytes.array(0)?;
+    match head {
+        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, ..] => png(&bytes),
+        [0xff, 0xd8, 0xff, ..] => jpeg(&bytes),
+        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => gif(&bytes),
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P'] => webp(&bytes),
+        [_, _, _, _, b'f', b't', b'y', b'p', ..] => heif(&bytes),
+        _ => None,
+    }
+}
+
+fn still(format: ImageFormat, width: u32, height: u32) -> Option<Signature> {
+    (width > 0 && height > 0).then_some(Signature {
+        format,
+        size: Some((width, height)),
+        animated: false,
+    })
+}
+
+fn png(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+    // The first chunk is IHDR: width and height, big-endian, after its length and type.
+    if bytes.array::<4>(12)? != *b"IHDR" {
+        return None;
+    }
+    still(ImageFormat::Png, bytes.u32_be(16)?, bytes.u32_be(20)?)
+}
+
+fn jpeg(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+    // Walk the segments to the first start-of-frame, which holds the size. Each step moves
+    // forward by at least two bytes, so the walk ends.
+    let mut at = 2;
+    loop {
+        if bytes.byte(at)? != 0xff {
+            return None;
+        }
+        let marker = bytes.byte(at + 1)?;
+        match marker {
+            // Fill bytes before a marker.
+            0xff => at += 1,
+            // Markers that stand alone, without a length.
+            0x01 | 0xd0..=0xd7 => at += 2,
+            // Start of frame (not DHT, JPG or DAC, which share the range).
+            0xc0..=0xcf if !matches!(marker, 0xc4 | 0xc8 | 0xcc) => {
+                let height = u32::from(bytes.u16_be(at + 5)?);
+                let width = u32::from(bytes.u16_be(at + 7)?);
+                return still(ImageFormat::Jpeg, width, height);
+            }
+            // The image data or its end came before any frame header.
+            0xd8 | 0xd9 | 0xda => return None,
+            _ => at += 2 + usize::from(bytes.u16_be(at + 2)?),
+        }
+    }
+}
+
+fn gif(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+    let width = u32::from(bytes.u16_le(6)?);
+    let height = u32::from(bytes.u16_le(8)?);
+    let mut signature = still(ImageFormat::Gif, width, height)?;
+    signature.animated = gif_frames(bytes).is_some_and(|frames| frames > 1);
+    Some(signature)
+}
+
+/// Counts a GIF's frames by walking its blocks, reading only their lengths; `None` when the
+/// stream is cut short before its second frame would be known.
+fn gif_frames(bytes: &Base64Bytes<'_>) -> Option<usize> {
+    let flags = bytes.byte(10)?;
+    let mut at = 13 + color_table(flags);
+    let mut frames = 0;
+    loop {
+        match bytes.byte(at)? {
+            // Extension: a label, then sub-blocks.
+            0x21 => at = skip_sub_blocks(bytes, at + 2)?,
+            // Image descriptor: 9 bytes, a local color table, the LZW code size, sub-blocks.
+            0x2c => {
+                frames += 1;
+                if frames > 1 {
+                    return Some(frames);
+                }
+                let flags = bytes.byte(at + 9)?;
+                at = skip_sub_blocks(bytes, at + 10 + color_table(flags) + 1)?;
+            }
+            // Trailer, or anything else: the frames end here.
+            _ => return Some(frames),
+        }
+    }
+}
+
+fn color_table(flags: u8) -> usize {
+    if flags & 0x80 == 0 {
+        0
+    } else {
+        3 << ((flags & 0x07) + 1)
+    }
+}
+
+/// The offset after a run of GIF sub-blocks that starts at `at`.
+fn skip_sub_blocks(bytes: &Base64Bytes<'_>, mut at: usize) -> Option<usize> {
+    loop {
+        let length = usize::from(bytes.byte(at)?);
+        at += 1 + length;
+        if length == 0 {
+            return Some(at);
+        }
+    }
+}
+
+fn webp(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+    match &bytes.array::<4>(12)? {
+        // Lossy: a key frame's start code, then 14-bit width and height.
+        b"VP8 " => {
+            if bytes.array::<3>(23)? != [0x9d, 0x01, 0x2a] {
+                return None;
+            }
+            let width = u32::from(bytes.u16_le(26)? & 0x3fff);
+            let height = u32::from(bytes.u16_le(28)? & 0x3fff);
+            still(ImageFormat::Webp, width, height)
+        }
+        // Lossless: a signature byte, then width - 1 and height - 1 in 14 bits each.
+        b"VP8L" => {
+            if bytes.byte(20)? != 0x2f {
+                return None;
+            }
+            let bits = u32::from_le_bytes(bytes.array(21)?);
+            still(
+                ImageFormat::Webp,
+                (bits & 0x3fff) + 1,
+                ((bits >> 14) & 0x3fff) + 1,
+            )
+        }
+        // Extended: the canvas width - 1 and height - 1, 24 bits each.
+        b"VP8X" => {
+            let [w0, w1, w2, h0, h1, h2] = bytes.array(24)?;
+            let width = u32::from_le_bytes([w0, w1, w2, 0]) + 1;
+            let height = u32::from_le_bytes([h0, h1, h2, 0]) + 1;
+            still(ImageFormat::Webp, width, height)
+        }
+        _ => None,
+    }
+}
+
+fn heif(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+    // An ISO media file's `ftyp` box: a major brand, a version, then compatible brands.
+    let box_size = usize::try_from(bytes.u32_be(0)?).ok()?;
+    let brands = (8..box_size.min(64)).step_by(4).filter(|&at| at != 12);
+    let mut format = None;
+    for at in brands {
+        match &bytes.array::<4>(at)? {
+            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" => {
+                format = Some(ImageFormat::Heic);
+                break;
+            }
+            b"mif1" | b"msf1" | b"heif" => format = format.or(Some(ImageFormat::Heif)),
+            _ => {}
+        }
+    }
+    format.map(|format| Signature {
+        format,
+        size: None,
+        animated: false,
+    })
+}
+
+/// The bytes that valid base64 text stands for, read at any offset without decoding the rest.
+struct Base64Bytes<'a> {
+    text: &'a [u8],
+}
+
+impl<'a> Base64Bytes<'a> {
+    fn new(text: &'a str) -> Self {
+        Base64Bytes {
+            text: text.as_bytes(),
+        }
+    }
+
+    /// The byte at `offset`, or `None` past the end.
+    fn byte(&self, offset: usize) -> Option<u8> {
+        let start = (offset / 3).checked_mul(4)?;
+        let group = self.text.get(start..)?.get(..4)?;
+        let value = |symbol: u8| -> Option<u32> {
+            match symbol {
+                b'A'..=b'Z' => Some(u32::from(symbol - b'A')),
+                b'a'..=b'z' => Some(u32::from(symbol - b'a') + 26),
+                b'0'..=b'9' => Some(u32::from(symbol - b'0') + 52),
+                b'+' => Some(62),
+                b'/' => Some(63),
+                _ => None,
+            }
+        };
+        let [a, b, c, d] = [group.first()?, group.get(1)?, group.get(2)?, group.get(3)?];
+        match offset % 3 {
+            0 => Some(((value(*a)? << 2) | (value(*b)? >> 4)) as u8),
+            1 => Some((((value(*b)? & 0x0f) << 4) | (value(*c)? >> 2)) as u8),
+            _ => Some((((value(*c)? & 0x03) << 6) | value(*d)?) as u8),
+        }
+    }
+
+    fn array<const N: usize>(&self, offset: usize) -> Option<[u8; N]> {
+        let mut out = [0; N];
+        for (index, byte) in out.iter_mut().enumerate() {
+            *byte = self.byte(offset.checked_add(index)?)?;
+        }
+        Some(out)
+    }
+
+    fn u16_be(&self, offset: usize) -> Option<u16> {
+        self.array(offset).map(u16::from_be_bytes)
+    }
+
+    fn u16_le(&self, offset: usize) -> Option<u16> {
+        self.array(offset).map(u16::from_le_bytes)
+    }
+
+    fn u32_be(&self, offset: usize) -> Option<u32> {
+        self.array(offset).map(u32::from_be_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_are_read_at_any_offset() {
+        // "Man" "Ma" "M" in base64.
+        let bytes = Base64Bytes::new("TWFuTWE=TQ==");
+        assert_eq!(bytes.array::<3>(0), Some(*b"Man"));
+        assert_eq!(bytes.byte(3), Some(b'M'));
+        assert_eq!(bytes.byte(4), Some(b'a'));
+        assert_eq!(bytes.byte(6), Some(b'M'));
+        assert_eq!(bytes.byte(7), None, "padding stands for no byte");
+        assert_eq!(bytes.byte(9), None);
+        assert_eq!(bytes.byte(usize::MAX), None);
+    }
+}
