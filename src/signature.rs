@@ -111,7 +111,7 @@ fn jpeg(bytes: &Base64Bytes<'_>) -> Option<Signature> {
                 return still(ImageFormat::Jpeg, width, height);
             }
             // The image data or its end came before any frame header.
-            0xd8 | 0xd9 | 0xda => return None,
+            0xd8..=0xda => return None,
             _ => at += 2 + usize::from(bytes.u16_be(at + 2)?),
         }
     }
