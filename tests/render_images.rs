@@ -1,0 +1,292 @@
+//! Renderers trust an image's bytes, not its record: they send the media type the bytes
+//! have, withhold what a provider cannot read, and keep each request within its provider's
+//! image limits, newest images first.
+
+mod common;
+
+use proptest::prelude::*;
+use transcript_replay::{
+    anthropic, gemini, openai, parse_record, replay_messages, ImageLimits, Part, Piece, Reason,
+    StoredMessage, Vision,
+};
+
+const PNG: &str = common::IMAGES[0];
+const JPEG: &str = common::IMAGES[2];
+const GIF: &str = common::IMAGES[3];
+const ANIMATED_GIF: &str = common::IMAGES[4];
+const WEBP: &str = common::IMAGES[5];
+const HEIC: &str = common::IMAGES[6];
+const CUT_SHORT_PNG: &str = common::IMAGES[7];
+
+/// The header of a PNG of the given size, enough for a renderer to read it.
+fn png_header(width: u32, height: u32) -> String {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.extend(width.to_be_bytes());
+    bytes.extend(height.to_be_bytes());
+    bytes.extend([8, 2, 0, 0, 0, 0, 0, 0, 0]);
+    common::base64(&bytes)
+}
+
+fn user_images(images: &[(&str, &str)]) -> Vec<StoredMessage> {
+    let blocks: Vec<String> = images
+        .iter()
+        .map(|(media_type, data)| {
+            format!(r#"{{"type":"image","media_type":"{media_type}","data":"{data}"}}"#)
+        })
+        .collect();
+    parse_record(&format!(
+        r#"[{{"role":"user","blocks":[{}]}}]"#,
+        blocks.join(",")
+    ))
+    .unwrap()
+}
+
+fn openai_json(record: &[StoredMessage]) -> String {
+    serde_json::to_string(&openai::render(&replay_messages(record, Vision::Sees))).unwrap()
+}
+
+fn anthropic_json(record: &[StoredMessage]) -> String {
+    serde_json::to_string(&anthropic::render(&replay_messages(record, Vision::Sees))).unwrap()
+}
+
+fn gemini_json(record: &[StoredMessage]) -> String {
+    serde_json::to_string(&gemini::render(&replay_messages(record, Vision::Sees))).unwrap()
+}
+
+#[test]
+fn the_media_type_sent_is_the_one_the_bytes_have() {
+    let record = user_images(&[("image/png", JPEG)]);
+    assert!(openai_json(&record).contains(&format!("data:image/jpeg;base64,{JPEG}")));
+    assert!(anthropic_json(&record).contains(r#""media_type":"image/jpeg""#));
+    assert!(gemini_json(&record).contains(r#""mimeType":"image/jpeg""#));
+    let record = user_images(&[("image/jpeg", WEBP), ("image/gif", PNG)]);
+    let json = anthropic_json(&record);
+    assert!(
+        json.contains(r#""media_type":"image/webp""#)
+            && json.contains(r#""media_type":"image/png""#)
+    );
+}
+
+#[test]
+fn each_recognized_format_reaches_a_provider_that_takes_it() {
+    for (data, media_type) in [
+        (PNG, "image/png"),
+        (JPEG, "image/jpeg"),
+        (GIF, "image/gif"),
+        (WEBP, "image/webp"),
+    ] {
+        let record = user_images(&[(media_type, data)]);
+        assert!(anthropic_json(&record).contains(data), "{media_type}");
+        assert!(openai_json(&record).contains(data), "{media_type}");
+    }
+    assert!(
+        gemini_json(&user_images(&[("image/heic", HEIC)])).contains(r#""mimeType":"image/heic""#)
+    );
+}
+
+#[test]
+fn bytes_that_are_no_image_become_a_marker() {
+    let marker =
+        "[Image (image/png) not shown: its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image]";
+    for data in [
+        "AAAAAAAAAAAAAAAA",
+        CUT_SHORT_PNG,
+        "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=",
+    ] {
+        let record = user_images(&[("image/png", data)]);
+        for json in [
+            openai_json(&record),
+            anthropic_json(&record),
+            gemini_json(&record),
+        ] {
+            assert!(json.contains(marker), "{data}: {json}");
+            assert!(!json.contains(data));
+        }
+    }
+}
+
+#[test]
+fn a_provider_that_refuses_the_actual_format_is_named_with_it() {
+    let record = user_images(&[("image/png", HEIC)]);
+    assert!(anthropic_json(&record)
+        .contains("[Image (image/png) not shown: Anthropic does not accept image/heic]"));
+    assert!(gemini_json(&user_images(&[("image/gif", GIF)]))
+        .contains("[Image (image/gif) not shown: Gemini does not accept image/gif]"));
+}
+
+#[test]
+fn openai_refuses_animated_gifs_and_the_others_take_them() {
+    let record = user_images(&[("image/gif", ANIMATED_GIF)]);
+    assert!(openai_json(&record)
+        .contains("[Image (image/gif) not shown: OpenAI does not accept animated GIFs]"));
+    assert!(openai_json(&user_images(&[("image/gif", GIF)])).contains(GIF));
+    assert!(anthropic_json(&record).contains(ANIMATED_GIF));
+}
+
+#[test]
+fn anthropic_refuses_an_image_over_8000_pixels_on_a_side() {
+    let wide = png_header(8001, 10);
+    let record = user_images(&[("image/png", &wide), ("image/png", &png_header(8000, 8000))]);
+    let json = anthropic_json(&record);
+    assert!(json.contains(
+        "[Image (image/png) not shown: it is 8001x10 pixels, over Anthropic's limit of 8000x8000]"
+    ));
+    assert!(json.contains(&png_header(8000, 8000)));
+    assert!(
+        openai_json(&record).contains(&wide),
+        "OpenAI scales large images itself"
+    );
+}
+
+#[test]
+fn beyond_20_images_anthropic_takes_only_2000_pixels_on_a_side() {
+    let large = png_header(2001, 100);
+    let mut images = vec![("image/png", large.as_str())];
+    images.extend(std::iter::repeat(("image/png", PNG)).take(19));
+    let twenty = user_images(&images);
+    assert!(
+        anthropic_json(&twenty).contains(&large),
+        "20 images: no stricter limit"
+    );
+    images.push(("image/png", PNG));
+    let json = anthropic_json(&user_images(&images));
+    assert!(json.contains(
+        "it is 2001x100 pixels, over Anthropic's limit of 2000x2000 once a request carries more than 20 images"
+    ));
+}
+
+#[test]
+fn over_the_image_count_the_newest_images_stay_and_the_oldest_become_markers() {
+    let images: Vec<String> = (1..=102).map(|side| png_header(side, 1)).collect();
+    let record = user_images(
+        &images
+            .iter()
+            .map(|data| ("image/png", data.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let wire = replay_messages(&record, Vision::Sees);
+    let request = anthropic::render(&wire);
+    let parts = &request.messages[0].content;
+    let marker = Piece::ImageNotShown {
+        media_type: "image/png",
+        reason: Reason::TooManyImages {
+            provider: transcript_replay::Provider::Anthropic,
+            limit: 100,
+        },
+    };
+    let Part::Text(text) = &parts[0] else {
+        panic!("the oldest image was kept")
+    };
+    assert_eq!(text.pieces(), [marker, marker]);
+    assert_eq!(
+        text.to_string(),
+        "[Image (image/png) not shown: the request already carries Anthropic's 100 images]\n\n\
+         [Image (image/png) not shown: the request already carries Anthropic's 100 images]"
+    );
+    let kept: Vec<&str> = parts[1..]
+        .iter()
+        .map(|part| match part {
+            Part::Image(image) => image.data(),
+            Part::Text(_) => panic!("a newer image was withheld"),
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        images[2..].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    let more = ImageLimits {
+        images_per_request: 600,
+        ..anthropic::LIMITS
+    };
+    assert_eq!(
+        anthropic::render_with(&wire, &more).messages[0]
+            .content
+            .len(),
+        102,
+        "a caller's own limit applies"
+    );
+}
+
+#[test]
+fn over_the_request_size_the_newest_images_stay() {
+    let record = user_images(&[("image/png", PNG), ("image/jpeg", JPEG), ("image/gif", GIF)]);
+    let wire = replay_messages(&record, Vision::Sees);
+    let limits = ImageLimits {
+        base64_len_per_request: JPEG.len() + GIF.len(),
+        ..gemini::LIMITS
+    };
+    let json = serde_json::to_string(&gemini::render_with(&wire, &limits)).unwrap();
+    assert!(json.contains(&format!(
+        "[Image (image/png) not shown: the request already carries Gemini's {} bytes of image data]",
+        JPEG.len() + GIF.len()
+    )));
+    assert!(json.contains(JPEG));
+    let limits = ImageLimits {
+        base64_len_per_request: 20_000_000,
+        ..openai::LIMITS
+    };
+    let big = format!("{PNG}{}", "A".repeat(20_000_000 - PNG.len()));
+    let record = user_images(&[("image/png", PNG), ("image/png", &big)]);
+    let json = serde_json::to_string(&openai::render_with(
+        &replay_messages(&record, Vision::Sees),
+        &limits,
+    ))
+    .unwrap();
+    assert!(json.starts_with(
+        r#"{"messages":[{"role":"user","content":[{"type":"text","text":"[Image (image/png) not shown: the request already carries OpenAI's 20 MB of image data]"}"#
+    ));
+}
+
+fn native_images(parts: &[Part<'_>]) -> Vec<usize> {
+    parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::Image(image) => Some(image.data().len()),
+            Part::Text(_) => None,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_request_never_exceeds_its_image_limits_and_keeps_the_newest(
+        record in common::record(),
+        images_per_request in 0..6usize,
+        base64_len_per_request in 0..400usize,
+    ) {
+        let wire = replay_messages(&record, Vision::Sees);
+        let limits = ImageLimits { images_per_request, base64_len_per_request, ..gemini::LIMITS };
+        let rendered = gemini::render_with(&wire, &limits);
+        let native: Vec<usize> = rendered.contents.iter().flat_map(|content| native_images(&content.parts)).collect();
+        prop_assert!(native.len() <= images_per_request);
+        prop_assert!(native.iter().sum::<usize>() <= base64_len_per_request);
+        // Withheld for the request's sake only where a newer image was kept or did not fit:
+        // after the first such marker, reading from the newest back, no image is native.
+        let mut seen_full = false;
+        for content in rendered.contents.iter().rev() {
+            for part in content.parts.iter().rev() {
+                match part {
+                    Part::Image(_) => prop_assert!(!seen_full, "an older image kept after the request was full"),
+                    Part::Text(text) => {
+                        for piece in text.pieces().iter().rev() {
+                            if let Piece::ImageNotShown { reason: Reason::TooManyImages { .. } | Reason::RequestTooLarge { .. }, .. } = piece {
+                                seen_full = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rendering_is_deterministic(record in common::record()) {
+        let wire = replay_messages(&record, Vision::Sees);
+        prop_assert_eq!(
+            serde_json::to_string(&anthropic::render(&wire)).unwrap(),
+            serde_json::to_string(&anthropic::render(&wire.clone())).unwrap()
+        );
+    }
+}
