@@ -61,7 +61,8 @@ pub(crate) struct Rules {
     /// place as user turns labelled `[System]: ` (the later ones), rather than as messages of
     /// a system role.
     pub(crate) hoists_system: bool,
-    /// Whether white-space-only text is left out, for a provider that rejects it.
+    /// Whether text parts that are white space only are left out, for a provider that
+    /// rejects them.
     pub(crate) drops_blank_text: bool,
     /// Whether a final assistant message must not end in white space.
     pub(crate) trims_final_assistant: bool,
@@ -183,8 +184,8 @@ fn join_system<'a>(
 }
 
 /// Re-builds one message's content under the provider's rules: each image as its verdict
-/// says, native or a marker that names the provider, and white-space-only text left out where
-/// the provider rejects that.
+/// says, native or a marker that names the provider, and text parts that are white space
+/// only left out where the provider rejects them (blank pieces within a text part stay).
 fn adapt<'a>(
     parts: &[Part<'a>],
     rules: &Rules,
@@ -195,9 +196,7 @@ fn adapt<'a>(
         match part {
             Part::Text(text) => {
                 for &piece in text.pieces() {
-                    if !(rules.drops_blank_text && piece.is_blank()) {
-                        content.push_piece(piece);
-                    }
+                    content.push_piece(piece);
                 }
             }
             Part::Image(image) => {
@@ -213,7 +212,7 @@ fn adapt<'a>(
             }
         }
     }
-    content.finish()
+    content.finish_dropping_blank_text(rules.drops_blank_text)
 }
 
 fn role_of(role: WireRole) -> Role {

@@ -581,6 +581,9 @@ impl<'a> Image<'a> {
 /// Builds a message's content by the join rule, the one place it lives: consecutive pieces
 /// join into one text part; an image part ends the text part before it; an empty text
 /// contributes nothing; content that ends up empty is `[Empty message]`.
+///
+/// Removing a blank text part never leaves two text parts side by side: a text part stands
+/// only between images.
 pub(crate) struct Content<'a> {
     parts: Vec<Part<'a>>,
     run: Vec<Piece<'a>>,
@@ -612,8 +615,20 @@ impl<'a> Content<'a> {
         }
     }
 
-    pub(crate) fn finish(mut self) -> Vec<Part<'a>> {
+    pub(crate) fn finish(self) -> Vec<Part<'a>> {
+        self.finish_dropping_blank_text(false)
+    }
+
+    /// Finishes the content, leaving out text parts that are white space only when
+    /// `drop_blank` is set, for a provider that rejects them.
+    pub(crate) fn finish_dropping_blank_text(mut self, drop_blank: bool) -> Vec<Part<'a>> {
         self.end_text();
+        if drop_blank {
+            self.parts.retain(|part| match part {
+                Part::Text(text) => !text.pieces.iter().all(Piece::is_blank),
+                Part::Image(_) => true,
+            });
+        }
         if self.parts.is_empty() {
             self.run.push(Piece::EmptyMessage);
             self.end_text();

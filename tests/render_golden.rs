@@ -172,14 +172,20 @@ fn cases() -> Vec<Case> {
             r#"{"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}"#,
         ),
         case(
-            "anthropic: white-space-only text is left out",
+            "anthropic: a white-space-only text part is left out, white space within a text kept",
             Anthropic,
             sees,
             record(&[
                 message("user", &[&text(" \n"), &text("a"), &text("\t")]),
                 message("user", &[&text("  ")]),
+                message("user", &[PNG, &text("\n")]),
             ]),
-            r#"{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]},{"role":"user","content":[{"type":"text","text":"[Empty message]"}]}]}"#,
+            concat!(
+                r#"{"messages":[{"role":"user","content":[{"type":"text","text":" \n\n\na\n\n\t"}]},"#,
+                r#"{"role":"user","content":[{"type":"text","text":"[Empty message]"}]},"#,
+                r#"{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","#,
+                r#""data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
+            ),
         ),
         case(
             "anthropic: a final assistant message does not end in white space",
