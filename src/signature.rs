@@ -121,33 +121,42 @@ fn gif(bytes: &Base64Bytes<'_>) -> Option<Signature> {
     let width = u32::from(bytes.u16_le(6)?);
     let height = u32::from(bytes.u16_le(8)?);
     let mut signature = still(ImageFormat::Gif, width, height)?;
-    signature.animated = gif_frames(bytes).is_some_and(|frames| frames > 1);
+    // A GIF without a whole frame is no image a provider can read.
+    match gif_frames(bytes) {
+        0 => return None,
+        1 => {}
+        _ => signature.animated = true,
+    }
     Some(signature)
 }
 
-/// Counts a GIF's frames by walking its blocks, reading only their lengths; `None` when the
-/// stream is cut short before its second frame would be known.
-fn gif_frames(bytes: &Base64Bytes<'_>) -> Option<usize> {
-    let flags = bytes.byte(10)?;
-    let mut at = 13 + color_table(flags);
+/// Counts a GIF's whole frames, up to two, by walking its blocks and reading only their
+/// lengths; the count stops where the stream ends, is cut short, or has its trailer.
+fn gif_frames(bytes: &Base64Bytes<'_>) -> usize {
     let mut frames = 0;
-    loop {
-        match bytes.byte(at)? {
+    let Some(flags) = bytes.byte(10) else {
+        return frames;
+    };
+    let mut at = Some(13 + color_table(flags));
+    while let Some(block) = at {
+        at = match bytes.byte(block) {
             // Extension: a label, then sub-blocks.
-            0x21 => at = skip_sub_blocks(bytes, at + 2)?,
+            Some(0x21) => skip_sub_blocks(bytes, block + 2),
             // Image descriptor: 9 bytes, a local color table, the LZW code size, sub-blocks.
-            0x2c => {
-                frames += 1;
-                if frames > 1 {
-                    return Some(frames);
+            Some(0x2c) => {
+                let end = bytes
+                    .byte(block + 9)
+                    .and_then(|flags| skip_sub_blocks(bytes, block + 10 + color_table(flags) + 1));
+                if end.is_some() {
+                    frames += 1;
                 }
-                let flags = bytes.byte(at + 9)?;
-                at = skip_sub_blocks(bytes, at + 10 + color_table(flags) + 1)?;
+                end.filter(|_| frames < 2)
             }
-            // Trailer, or anything else: the frames end here.
-            _ => return Some(frames),
-        }
+            // The trailer, anything else, or the end of the data.
+            _ => None,
+        };
     }
+    frames
 }
 
 fn color_table(flags: u8) -> usize {
