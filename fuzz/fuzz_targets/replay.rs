@@ -1,0 +1,84 @@
+//! Arbitrary bytes through `parse_record`, `replay_messages` and all three renderers,
+//! checking the invariants that hold for every record.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use transcript_replay::{anthropic, gemini, openai, parse_record, replay_messages, Part, Vision, WireRole};
+
+fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
+fn no_text_part_is_blank(parts: &[Part<'_>]) {
+    for part in parts {
+        if let Part::Text(text) = part {
+            assert!(!is_blank(&text.to_string()), "a blank text part");
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(json) = std::str::from_utf8(data) else { return };
+    let Ok(record) = parse_record(json) else { return };
+    for vision in [Vision::Sees, Vision::Blind] {
+        let wire = replay_messages(&record, vision);
+        assert_eq!(wire.len(), record.len(), "one wire message per stored message");
+        for message in &wire {
+            assert!(!message.content.is_empty(), "content is never empty");
+            if vision == Vision::Blind {
+                assert!(message.content.iter().all(|part| matches!(part, Part::Text(_))));
+            }
+        }
+        serde_json::to_vec(&wire).unwrap();
+
+        let request = openai::render(&wire);
+        assert_eq!(request.messages.len(), wire.len());
+        for message in &request.messages {
+            assert!(!message.content.is_empty());
+            let images = message.content.iter().any(|part| matches!(part, Part::Image(_)));
+            assert!(!images || message.role == WireRole::User, "OpenAI images only in user messages");
+            assert!(message.content.iter().all(|part| match part {
+                Part::Image(image) => openai::MEDIA_TYPES.contains(&image.media_type()),
+                Part::Text(text) => !text.to_string().is_empty(),
+            }));
+        }
+        serde_json::to_vec(&request).unwrap();
+
+        let hoisted = wire.iter().take_while(|message| message.role == WireRole::System).count();
+        let request = anthropic::render(&wire);
+        assert_eq!(request.messages.len(), wire.len() - hoisted);
+        assert_eq!(request.system.is_some(), hoisted > 0);
+        for message in &request.messages {
+            assert!(!message.content.is_empty());
+            no_text_part_is_blank(&message.content);
+            for part in &message.content {
+                if let Part::Image(image) = part {
+                    assert_eq!(message.role, anthropic::Role::User);
+                    assert!(anthropic::MEDIA_TYPES.contains(&image.media_type()));
+                    assert!(image.data().len() <= anthropic::MAX_IMAGE_BASE64_LEN);
+                }
+            }
+        }
+        if let Some(last) = request.messages.last().filter(|last| last.role == anthropic::Role::Assistant) {
+            if let Some(Part::Text(text)) = last.content.last() {
+                let text = text.to_string();
+                assert_eq!(text.trim_end_matches(|c: char| is_blank(&c.to_string())), text);
+            }
+        }
+        serde_json::to_vec(&request).unwrap();
+
+        let request = gemini::render(&wire);
+        assert_eq!(request.contents.len(), wire.len() - hoisted);
+        for content in &request.contents {
+            assert!(!content.parts.is_empty(), "no empty parts");
+            no_text_part_is_blank(&content.parts);
+            for part in &content.parts {
+                if let Part::Image(image) = part {
+                    assert!(gemini::MEDIA_TYPES.contains(&image.media_type()));
+                }
+            }
+        }
+        serde_json::to_vec(&request).unwrap();
+    }
+});
