@@ -4,10 +4,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use transcript_replay::{anthropic, gemini, openai, parse_record, replay_messages, Part, Vision, WireRole};
+use transcript_replay::{
+    anthropic, gemini, openai, parse_record, replay_messages, Part, Vision, WireRole,
+};
 
 fn is_blank(text: &str) -> bool {
-    text.chars().all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+    text.chars()
+        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 fn no_text_part_is_blank(parts: &[Part<'_>]) {
@@ -19,15 +22,26 @@ fn no_text_part_is_blank(parts: &[Part<'_>]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(json) = std::str::from_utf8(data) else { return };
-    let Ok(record) = parse_record(json) else { return };
+    let Ok(json) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(record) = parse_record(json) else {
+        return;
+    };
     for vision in [Vision::Sees, Vision::Blind] {
         let wire = replay_messages(&record, vision);
-        assert_eq!(wire.len(), record.len(), "one wire message per stored message");
+        assert_eq!(
+            wire.len(),
+            record.len(),
+            "one wire message per stored message"
+        );
         for message in &wire {
             assert!(!message.content.is_empty(), "content is never empty");
             if vision == Vision::Blind {
-                assert!(message.content.iter().all(|part| matches!(part, Part::Text(_))));
+                assert!(message
+                    .content
+                    .iter()
+                    .all(|part| matches!(part, Part::Text(_))));
             }
         }
         serde_json::to_vec(&wire).unwrap();
@@ -36,8 +50,14 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(request.messages.len(), wire.len());
         for message in &request.messages {
             assert!(!message.content.is_empty());
-            let images = message.content.iter().any(|part| matches!(part, Part::Image(_)));
-            assert!(!images || message.role == WireRole::User, "OpenAI images only in user messages");
+            let images = message
+                .content
+                .iter()
+                .any(|part| matches!(part, Part::Image(_)));
+            assert!(
+                !images || message.role == WireRole::User,
+                "OpenAI images only in user messages"
+            );
             assert!(message.content.iter().all(|part| match part {
                 Part::Image(image) => openai::MEDIA_TYPES.contains(&image.media_type()),
                 Part::Text(text) => !text.to_string().is_empty(),
@@ -45,7 +65,10 @@ fuzz_target!(|data: &[u8]| {
         }
         serde_json::to_vec(&request).unwrap();
 
-        let hoisted = wire.iter().take_while(|message| message.role == WireRole::System).count();
+        let hoisted = wire
+            .iter()
+            .take_while(|message| message.role == WireRole::System)
+            .count();
         let request = anthropic::render(&wire);
         assert_eq!(request.messages.len(), wire.len() - hoisted);
         assert_eq!(request.system.is_some(), hoisted > 0);
@@ -60,10 +83,17 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        if let Some(last) = request.messages.last().filter(|last| last.role == anthropic::Role::Assistant) {
+        if let Some(last) = request
+            .messages
+            .last()
+            .filter(|last| last.role == anthropic::Role::Assistant)
+        {
             if let Some(Part::Text(text)) = last.content.last() {
                 let text = text.to_string();
-                assert_eq!(text.trim_end_matches(|c: char| is_blank(&c.to_string())), text);
+                assert_eq!(
+                    text.trim_end_matches(|c: char| is_blank(&c.to_string())),
+                    text
+                );
             }
         }
         serde_json::to_vec(&request).unwrap();
