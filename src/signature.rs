@@ -52,47 +52,65 @@ impl ImageFormat {
 pub(crate) struct Signature {
     /// The format the bytes actually have.
     pub(crate) format: ImageFormat,
-    /// Width and height in pixels; `None` for HEIC and HEIF, whose size is deep in the file
-    /// and which no provider limits by pixels.
+    /// Width and height in pixels; `None` when the header is cut short before them, and for
+    /// HEIC and HEIF, whose size is deep in the file and which no provider limits by pixels.
     pub(crate) size: Option<(u32, u32)>,
     /// Whether a GIF has more than one frame.
     pub(crate) animated: bool,
 }
 
 /// Reads the signature of base64 `data`, which must already be valid base64; `None` when the
-/// bytes are no PNG, JPEG, GIF, WEBP, HEIC or HEIF image, or their header is cut short.
+/// bytes begin with no PNG, JPEG, GIF, WEBP, HEIC or HEIF signature.
+///
+/// A recognized signature is enough: a header cut short after it still names the format,
+/// but gives no pixel size.
 pub(crate) fn read(data: &str) -> Option<Signature> {
     let bytes = Base64Bytes::new(data);
-    let head: [u8; 12] = bytes.array(0)?;
-    match head {
-        [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, ..] => png(&bytes),
-        [0xff, 0xd8, 0xff, ..] => jpeg(&bytes),
-        [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => gif(&bytes),
-        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P'] => webp(&bytes),
-        [_, _, _, _, b'f', b't', b'y', b'p', ..] => heif(&bytes),
-        _ => None,
-    }
-}
-
-fn still(format: ImageFormat, width: u32, height: u32) -> Option<Signature> {
-    (width > 0 && height > 0).then_some(Signature {
+    let (format, size) = if bytes.array(0) == Some(*b"\x89PNG\r\n\x1a\n") {
+        (ImageFormat::Png, png_size(&bytes))
+    } else if bytes.array(0) == Some([0xff, 0xd8, 0xff]) {
+        (ImageFormat::Jpeg, jpeg_size(&bytes))
+    } else if matches!(bytes.array(0), Some(b) if &b == b"GIF87a" || &b == b"GIF89a") {
+        let size = bytes
+            .u16_le(6)
+            .zip(bytes.u16_le(8))
+            .and_then(|(width, height)| pixels(width.into(), height.into()));
+        let animated = gif_frames(&bytes) > 1;
+        return Some(Signature {
+            format: ImageFormat::Gif,
+            size,
+            animated,
+        });
+    } else if bytes.array(0) == Some(*b"RIFF") && bytes.array(8) == Some(*b"WEBP") {
+        (ImageFormat::Webp, webp_size(&bytes))
+    } else if bytes.array(4) == Some(*b"ftyp") {
+        (heif_format(&bytes)?, None)
+    } else {
+        return None;
+    };
+    Some(Signature {
         format,
-        size: Some((width, height)),
+        size,
         animated: false,
     })
 }
 
-fn png(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+/// A size, when both sides are known and not zero.
+fn pixels(width: u32, height: u32) -> Option<(u32, u32)> {
+    (width > 0 && height > 0).then_some((width, height))
+}
+
+fn png_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
     // The first chunk is IHDR: width and height, big-endian, after its length and type.
     if bytes.array::<4>(12)? != *b"IHDR" {
         return None;
     }
-    still(ImageFormat::Png, bytes.u32_be(16)?, bytes.u32_be(20)?)
+    pixels(bytes.u32_be(16)?, bytes.u32_be(20)?)
 }
 
-fn jpeg(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+fn jpeg_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
     // Walk the segments to the first start-of-frame, which holds the size. Each step moves
-    // forward by at least two bytes, so the walk ends.
+    // forward by at least one byte, so the walk ends.
     let mut at = 2;
     loop {
         if bytes.byte(at)? != 0xff {
@@ -108,26 +126,13 @@ fn jpeg(bytes: &Base64Bytes<'_>) -> Option<Signature> {
             0xc0..=0xcf if !matches!(marker, 0xc4 | 0xc8 | 0xcc) => {
                 let height = u32::from(bytes.u16_be(at + 5)?);
                 let width = u32::from(bytes.u16_be(at + 7)?);
-                return still(ImageFormat::Jpeg, width, height);
+                return pixels(width, height);
             }
             // The image data or its end came before any frame header.
             0xd8..=0xda => return None,
             _ => at += 2 + usize::from(bytes.u16_be(at + 2)?),
         }
     }
-}
-
-fn gif(bytes: &Base64Bytes<'_>) -> Option<Signature> {
-    let width = u32::from(bytes.u16_le(6)?);
-    let height = u32::from(bytes.u16_le(8)?);
-    let mut signature = still(ImageFormat::Gif, width, height)?;
-    // A GIF without a whole frame is no image a provider can read.
-    match gif_frames(bytes) {
-        0 => return None,
-        1 => {}
-        _ => signature.animated = true,
-    }
-    Some(signature)
 }
 
 /// Counts a GIF's whole frames, up to two, by walking its blocks and reading only their
@@ -178,7 +183,7 @@ fn skip_sub_blocks(bytes: &Base64Bytes<'_>, mut at: usize) -> Option<usize> {
     }
 }
 
-fn webp(bytes: &Base64Bytes<'_>) -> Option<Signature> {
+fn webp_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
     match &bytes.array::<4>(12)? {
         // Lossy: a key frame's start code, then 14-bit width and height.
         b"VP8 " => {
@@ -187,7 +192,7 @@ fn webp(bytes: &Base64Bytes<'_>) -> Option<Signature> {
             }
             let width = u32::from(bytes.u16_le(26)? & 0x3fff);
             let height = u32::from(bytes.u16_le(28)? & 0x3fff);
-            still(ImageFormat::Webp, width, height)
+            pixels(width, height)
         }
         // Lossless: a signature byte, then width - 1 and height - 1 in 14 bits each.
         b"VP8L" => {
@@ -195,43 +200,35 @@ fn webp(bytes: &Base64Bytes<'_>) -> Option<Signature> {
                 return None;
             }
             let bits = u32::from_le_bytes(bytes.array(21)?);
-            still(
-                ImageFormat::Webp,
-                (bits & 0x3fff) + 1,
-                ((bits >> 14) & 0x3fff) + 1,
-            )
+            pixels((bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1)
         }
         // Extended: the canvas width - 1 and height - 1, 24 bits each.
         b"VP8X" => {
             let [w0, w1, w2, h0, h1, h2] = bytes.array(24)?;
             let width = u32::from_le_bytes([w0, w1, w2, 0]) + 1;
             let height = u32::from_le_bytes([h0, h1, h2, 0]) + 1;
-            still(ImageFormat::Webp, width, height)
+            pixels(width, height)
         }
         _ => None,
     }
 }
 
-fn heif(bytes: &Base64Bytes<'_>) -> Option<Signature> {
-    // An ISO media file's `ftyp` box: a major brand, a version, then compatible brands.
+/// HEIC or HEIF, by the brands of an ISO media file's `ftyp` box (a major brand, a version,
+/// then compatible brands); `None` for other ISO media, such as AVIF or MP4.
+fn heif_format(bytes: &Base64Bytes<'_>) -> Option<ImageFormat> {
     let box_size = usize::try_from(bytes.u32_be(0)?).ok()?;
     let brands = (8..box_size.min(64)).step_by(4).filter(|&at| at != 12);
     let mut format = None;
     for at in brands {
         match &bytes.array::<4>(at)? {
             b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" => {
-                format = Some(ImageFormat::Heic);
-                break;
+                return Some(ImageFormat::Heic)
             }
-            b"mif1" | b"msf1" | b"heif" => format = format.or(Some(ImageFormat::Heif)),
+            b"mif1" | b"msf1" | b"heif" => format = Some(ImageFormat::Heif),
             _ => {}
         }
     }
-    format.map(|format| Signature {
-        format,
-        size: None,
-        animated: false,
-    })
+    format
 }
 
 /// The bytes that valid base64 text stands for, read at any offset without decoding the rest.

@@ -90,7 +90,7 @@ fn bytes_that_are_no_image_become_a_marker() {
         "[Image (image/png) not shown: its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image]";
     for data in [
         "AAAAAAAAAAAAAAAA",
-        CUT_SHORT_PNG,
+        "/9g=",
         "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=",
     ] {
         let record = user_images(&[("image/png", data)]);
@@ -103,6 +103,15 @@ fn bytes_that_are_no_image_become_a_marker() {
             assert!(!json.contains(data));
         }
     }
+}
+
+#[test]
+fn a_signature_cut_short_still_names_its_format_but_no_size() {
+    // Eight bytes of PNG signature: a PNG, of no known size, so no pixel limit can apply.
+    let record = user_images(&[("image/jpeg", CUT_SHORT_PNG)]);
+    assert!(anthropic_json(&record).contains(&format!(
+        r#"{{"type":"base64","media_type":"image/png","data":"{CUT_SHORT_PNG}"}}"#
+    )));
 }
 
 #[test]
