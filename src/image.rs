@@ -51,7 +51,8 @@ pub(crate) fn is_valid_base64(data: &str) -> bool {
         .all(|chunk| chunk.iter().fold(true, |valid, &b| valid & is_symbol(b)))
         && body
             .last()
-            .is_some_and(|&last| symbol_value(last) & unused == 0)
+            .and_then(|&last| symbol_value(last))
+            .is_some_and(|last| last & unused == 0)
 }
 
 fn is_symbol(b: u8) -> bool {
@@ -62,14 +63,15 @@ fn is_symbol(b: u8) -> bool {
         | (b == b'/')
 }
 
-/// The six bits a base64 symbol stands for; only called on symbols.
-fn symbol_value(b: u8) -> u8 {
+/// The six bits a base64 symbol stands for; `None` for anything else, padding included.
+pub(crate) fn symbol_value(b: u8) -> Option<u8> {
     match b {
-        b'A'..=b'Z' => b - b'A',
-        b'a'..=b'z' => b - b'a' + 26,
-        b'0'..=b'9' => b - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
     }
 }
 
@@ -111,8 +113,9 @@ mod tests {
         let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         for (value, &symbol) in alphabet.iter().enumerate() {
             assert!(is_symbol(symbol));
-            assert_eq!(usize::from(symbol_value(symbol)), value);
+            assert_eq!(symbol_value(symbol).map(usize::from), Some(value));
         }
         assert_eq!((0..=255u8).filter(|&b| is_symbol(b)).count(), 64);
+        assert!((0..=255u8).all(|b| is_symbol(b) == symbol_value(b).is_some()));
     }
 }

@@ -6,6 +6,8 @@
 //! bytes actually have. Only header bytes are decoded, straight from the base64 text, with no
 //! image library and no copy of the data.
 
+use crate::image::symbol_value;
+
 /// An image format a renderer recognizes by its bytes.
 ///
 /// ```
@@ -247,16 +249,7 @@ impl<'a> Base64Bytes<'a> {
     fn byte(&self, offset: usize) -> Option<u8> {
         let start = (offset / 3).checked_mul(4)?;
         let group = self.text.get(start..)?.get(..4)?;
-        let value = |symbol: u8| -> Option<u32> {
-            match symbol {
-                b'A'..=b'Z' => Some(u32::from(symbol - b'A')),
-                b'a'..=b'z' => Some(u32::from(symbol - b'a') + 26),
-                b'0'..=b'9' => Some(u32::from(symbol - b'0') + 52),
-                b'+' => Some(62),
-                b'/' => Some(63),
-                _ => None,
-            }
-        };
+        let value = |symbol: u8| symbol_value(symbol).map(u32::from);
         let [a, b, c, d] = [group.first()?, group.get(1)?, group.get(2)?, group.get(3)?];
         match offset % 3 {
             0 => Some(((value(*a)? << 2) | (value(*b)? >> 4)) as u8),
