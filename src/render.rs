@@ -119,12 +119,13 @@ pub(crate) fn render<'a>(
     limits: &ImageLimits,
 ) -> Rendered<'a> {
     let mut verdicts = image_verdicts(messages, rules, limits).into_iter();
-    let leading = match rules.hoists_system {
-        true => messages
+    let leading = if rules.hoists_system {
+        messages
             .iter()
             .take_while(|message| message.role == WireRole::System)
-            .count(),
-        false => 0,
+            .count()
+    } else {
+        0
     };
     let (hoisted, rest) = messages.split_at(leading);
     let system = match hoisted {
