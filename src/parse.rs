@@ -569,6 +569,7 @@ macro_rules! keys {
         }
 
         impl $name {
+            // Only the block reader names a key in an error (a duplicate field).
             #[allow(dead_code)]
             fn name(self) -> &'static str {
                 match self {

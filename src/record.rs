@@ -149,7 +149,6 @@ pub struct TokenUsage {
 }
 
 // serde's `skip_serializing_if` takes a path to a function of `&T`.
-#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_zero(count: &u64) -> bool {
     *count == 0
 }
