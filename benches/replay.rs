@@ -13,7 +13,8 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use criterion::{BenchmarkId, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 use transcript_replay::{replay_messages, Block, Role, StoredMessage, TokenUsage, Vision};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
@@ -139,15 +140,21 @@ fn record(messages: usize) -> Vec<StoredMessage> {
         .collect()
 }
 
+/// A benchmark group; large records take fewer, longer samples.
+fn benchmark_group(c: &mut Criterion, name: String, size: usize) -> BenchmarkGroup<'_, WallTime> {
+    let mut group = c.benchmark_group(name);
+    if size >= 1_000 {
+        group
+            .sample_size(20)
+            .measurement_time(std::time::Duration::from_secs(10));
+    }
+    group
+}
+
 fn benches(c: &mut Criterion) {
     for size in SIZES {
         let record = record(size);
-        let mut group = c.benchmark_group(format!("replay/{size}"));
-        if size >= 1_000 {
-            group
-                .sample_size(20)
-                .measurement_time(std::time::Duration::from_secs(10));
-        }
+        let mut group = benchmark_group(c, format!("replay/{size}"), size);
         group.bench_function("clone (baseline)", |b| {
             b.iter(|| black_box(&record).clone())
         });
@@ -158,12 +165,7 @@ fn benches(c: &mut Criterion) {
         }
         group.finish();
 
-        let mut group = c.benchmark_group(format!("serialize/{size}"));
-        if size >= 1_000 {
-            group
-                .sample_size(20)
-                .measurement_time(std::time::Duration::from_secs(10));
-        }
+        let mut group = benchmark_group(c, format!("serialize/{size}"), size);
         group.bench_function("record to_vec (baseline)", |b| {
             b.iter(|| serde_json::to_vec(black_box(&record)).unwrap());
         });

@@ -291,6 +291,20 @@ proptest! {
     }
 
     #[test]
+    fn rendered_text_parts_are_never_side_by_side(record in common::record(), blind in any::<bool>()) {
+        let wire = replay_messages(&record, if blind { Vision::Blind } else { Vision::Sees });
+        let openai = openai::render(&wire).messages.into_iter().map(|message| message.content);
+        let anthropic = anthropic::render(&wire).messages.into_iter().map(|message| message.content);
+        let gemini = gemini::render(&wire).contents.into_iter().map(|content| content.parts);
+        for parts in openai.chain(anthropic).chain(gemini) {
+            prop_assert!(!parts.is_empty());
+            for pair in parts.windows(2) {
+                prop_assert!(!matches!(pair, [Part::Text(_), Part::Text(_)]));
+            }
+        }
+    }
+
+    #[test]
     fn rendering_is_deterministic(record in common::record()) {
         let wire = replay_messages(&record, Vision::Sees);
         prop_assert_eq!(
