@@ -1,6 +1,4 @@
-//! Generators of stored records for the property tests.
-
-#![allow(dead_code)]
+//! Generators of stored records for the property tests, and real image headers.
 
 use proptest::prelude::*;
 use transcript_replay::{Block, Role, StoredMessage, TokenUsage};
@@ -51,6 +49,8 @@ pub fn text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Media types of every kind: each one a provider takes, in any case, and ones that are no
+/// image type at all or try to forge a marker.
 pub fn media_type() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("image/png".to_owned()),
@@ -102,6 +102,7 @@ pub fn image_data() -> impl Strategy<Value = String> {
     ]
 }
 
+/// A block of any kind, with any strings.
 pub fn block() -> impl Strategy<Value = Block> {
     prop_oneof![
         text().prop_map(|text| Block::Text { text }),
@@ -127,6 +128,7 @@ pub fn block_without_image() -> impl Strategy<Value = Block> {
     block().prop_filter("no image", |block| !matches!(block, Block::Image { .. }))
 }
 
+/// Any stored role.
 pub fn role() -> impl Strategy<Value = Role> {
     prop_oneof![
         Just(Role::System),
@@ -136,6 +138,8 @@ pub fn role() -> impl Strategy<Value = Role> {
     ]
 }
 
+/// A message of any role, with up to five blocks drawn from `block`, usage and timestamp
+/// present or not.
 pub fn message_of(block: impl Strategy<Value = Block>) -> impl Strategy<Value = StoredMessage> {
     (
         role(),
@@ -156,10 +160,12 @@ pub fn message_of(block: impl Strategy<Value = Block>) -> impl Strategy<Value = 
         })
 }
 
+/// A record of up to seven messages of every kind.
 pub fn record() -> impl Strategy<Value = Vec<StoredMessage>> {
     proptest::collection::vec(message_of(block()), 0..8)
 }
 
+/// A record as [`record`] makes, without image blocks.
 pub fn record_without_images() -> impl Strategy<Value = Vec<StoredMessage>> {
     proptest::collection::vec(message_of(block_without_image()), 0..8)
 }

@@ -1,6 +1,6 @@
 //! Reading a record and writing it back loses nothing that the record defines.
 
-mod common;
+use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
 use transcript_replay::{parse_record, Block, Role, StoredMessage, TokenUsage};

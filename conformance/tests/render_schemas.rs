@@ -1,17 +1,11 @@
 //! Every rendered request validates against its provider's official, pinned schema, and
-//! passes a check for each rule the schema cannot catch (`../shared/specs/SOURCES.md`).
-//!
-//! The schemas are found through the environment variable `TRANSCRIPT_REPLAY_SPECS`, a
-//! folder; without it these tests say they were skipped. `.ci/run` sets it and fails if the
-//! files are not there.
+//! passes a check for each rule the schema cannot catch (`specs/SOURCES.md` in this package).
 
-mod common;
+use transcript_replay_conformance::{records as common, schemas};
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use jsonschema::{Draft, Registry, Validator};
+use jsonschema::Validator;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use transcript_replay::{
@@ -24,59 +18,14 @@ struct Specs {
     gemini: Validator,
 }
 
-fn validator(folder: &std::path::Path, file: &str, draft: Draft, schema: &str) -> Validator {
-    let path = folder.join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!(
-            "TRANSCRIPT_REPLAY_SPECS is set, but {} cannot be read: {error}",
-            path.display()
-        )
-    });
-    let document: Value = serde_json::from_str(&text).unwrap();
-    let registry = Registry::new()
-        .add("urn:spec", draft.create_resource(document))
-        .unwrap()
-        .prepare()
-        .unwrap();
-    jsonschema::options()
-        .with_draft(draft)
-        .with_registry(&registry)
-        .build(&json!({ "$ref": format!("urn:spec#/components/schemas/{schema}") }))
-        .unwrap()
-}
-
-/// The validators, built once; `None` (and a line saying so) when the specs are not given.
-fn specs() -> Option<&'static Specs> {
-    static SPECS: OnceLock<Option<Specs>> = OnceLock::new();
-    SPECS
-        .get_or_init(|| {
-            let Some(folder) = std::env::var_os("TRANSCRIPT_REPLAY_SPECS").map(PathBuf::from) else {
-                // Written past the test harness's capture, so that a skip is seen, not silent.
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "render_schemas: skipped, set TRANSCRIPT_REPLAY_SPECS to the folder of the pinned provider specs"
-                );
-                return None;
-            };
-            Some(Specs {
-                openai: validator(&folder, "openai-openapi.json", Draft::Draft202012, "CreateChatCompletionRequest"),
-                anthropic: validator(&folder, "anthropic-openapi.json", Draft::Draft202012, "CreateMessageParams"),
-                gemini: validator(
-                    &folder,
-                    "gemini-generativelanguage-v1beta-openapi.json",
-                    Draft::Draft4,
-                    "GenerateContentRequest",
-                ),
-            })
-        })
-        .as_ref()
-}
-
-fn schema_errors(validator: &Validator, request: &Value) -> Vec<String> {
-    validator
-        .iter_errors(request)
-        .map(|error| format!("{} at {}", error, error.instance_path()))
-        .collect()
+/// The validators of the three whole requests, built once.
+fn specs() -> &'static Specs {
+    static SPECS: OnceLock<Specs> = OnceLock::new();
+    SPECS.get_or_init(|| Specs {
+        openai: schemas::openai().validator("CreateChatCompletionRequest"),
+        anthropic: schemas::anthropic().validator("CreateMessageParams"),
+        gemini: schemas::gemini().validator("GenerateContentRequest"),
+    })
 }
 
 /// Every string value anywhere in a JSON value.
@@ -303,7 +252,7 @@ fn problems(specs: &Specs, record: &[StoredMessage]) -> Vec<String> {
                     (&specs.gemini, gemini_rules(&fragment))
                 }
             };
-            let mut found = schema_errors(validator, &request);
+            let mut found = schemas::errors(validator, &request);
             found.extend(broken);
             if has_null(&fragment) {
                 found.push("a null".to_owned());
@@ -330,15 +279,15 @@ fn problems(specs: &Specs, record: &[StoredMessage]) -> Vec<String> {
 
 #[test]
 fn the_bundled_conversation_renders_to_valid_requests() {
-    let Some(specs) = specs() else { return };
-    let record = parse_record(include_str!("../examples/sample-conversation.json")).unwrap();
+    let specs = specs();
+    let record = parse_record(include_str!("../../examples/sample-conversation.json")).unwrap();
     let problems = problems(specs, &record);
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
 #[test]
 fn the_schemas_reject_what_the_renderers_must_never_emit() {
-    let Some(specs) = specs() else { return };
+    let specs = specs();
     // A guard on the guard: each validator refuses a request its provider rejects.
     let openai = json!({"model": "m", "messages": [{"role": "assistant", "content": [
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}]});
@@ -373,7 +322,7 @@ proptest! {
 
     #[test]
     fn every_generated_record_renders_to_requests_each_provider_accepts(record in common::record()) {
-        let Some(specs) = specs() else { return Ok(()) };
+        let specs = specs();
         let problems = problems(specs, &record);
         prop_assert!(problems.is_empty(), "{:#?}", problems);
     }

@@ -1,6 +1,6 @@
 //! Invariants of replay over generated records (DESIGN.md section 2, rules 1 to 8).
 
-mod common;
+use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
 use transcript_replay::{

@@ -1,7 +1,7 @@
 //! Hostile records: every kind of bad record gives a clear error or an honest marker, never a
 //! panic, never a hang, and never a request a provider rejects.
 
-mod common;
+use transcript_replay_conformance::records as common;
 
 use std::io::Write;
 
@@ -180,7 +180,7 @@ fn crafted_image_headers_are_read_without_a_hang() {
         0xff, 0xd8, 0xff, 0xe0, 0x00, 0x00, 0xff, 0xe1, 0x00, 0x02, 0xff, 0xe2,
     ]);
     let mut gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00".to_vec();
-    gif.extend(std::iter::repeat([0x21, 0xf9, 0x00]).take(10_000).flatten());
+    gif.extend(std::iter::repeat_n([0x21, 0xf9, 0x00], 10_000).flatten());
     let gif = common::base64(&gif);
     let webp = common::base64(b"RIFF\xff\xff\xff\xffWEBPVP8X\x0a\x00\x00\x00");
     let avif = common::base64(b"\xff\xff\xff\xffftypavif\x00\x00\x00\x00avifmif2");

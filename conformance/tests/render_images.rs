@@ -2,7 +2,7 @@
 //! have, withhold what a provider cannot read, and keep each request within its provider's
 //! image limits, newest images first.
 
-mod common;
+use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
 use transcript_replay::{
@@ -151,7 +151,7 @@ fn anthropic_refuses_an_image_over_8000_pixels_on_a_side() {
 fn beyond_20_images_anthropic_takes_only_2000_pixels_on_a_side() {
     let large = png_header(2001, 100);
     let mut images = vec![("image/png", large.as_str())];
-    images.extend(std::iter::repeat(("image/png", PNG)).take(19));
+    images.extend(std::iter::repeat_n(("image/png", PNG), 19));
     let twenty = user_images(&images);
     assert!(
         anthropic_json(&twenty).contains(&large),

@@ -1,0 +1,12 @@
+//! The conformance suite of `transcript-replay`: what its tests share.
+//!
+//! - [`records`]: generators of stored records for property tests, and real image headers.
+//! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
+//!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
+//!   to set.
+//!
+//! This package is not published; it keeps the heavy test dependencies (schema validation,
+//! property testing, criterion) out of the crate's own build.
+
+pub mod records;
+pub mod schemas;
