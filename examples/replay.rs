@@ -10,7 +10,9 @@
 //! output. Bad input prints the error on standard error and exits 1; bad arguments print the
 //! usage and exit 2.
 
+use std::ffi::OsString;
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use transcript_replay::{anthropic, gemini, openai, parse_record, replay_messages, Vision};
@@ -42,7 +44,7 @@ enum Output {
 enum Input {
     Sample,
     Stdin,
-    File(String),
+    File(PathBuf),
 }
 
 struct Options {
@@ -56,13 +58,24 @@ enum Args {
     Help,
 }
 
-fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
+fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut vision = None;
     let mut output = None;
     let mut input = None;
     let mut args = args.into_iter();
     let mut only_files = false;
-    while let Some(arg) = args.next() {
+    while let Some(os_arg) = args.next() {
+        // A file name may be any bytes the system allows; an option is always UTF-8.
+        let arg = match os_arg.to_str() {
+            Some(arg) => arg.to_owned(),
+            None if only_files || !os_arg.as_encoded_bytes().starts_with(b"-") => {
+                if input.replace(Input::File(PathBuf::from(os_arg))).is_some() {
+                    return Err("more than one FILE given".to_owned());
+                }
+                continue;
+            }
+            None => return Err(format!("unknown option {os_arg:?}")),
+        };
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) if !only_files && flag.starts_with("--") => {
                 (flag.to_owned(), Some(value.to_owned()))
@@ -75,7 +88,11 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--vision" | "--provider" if !only_files => {
                 let value = match inline {
                     Some(value) => value,
-                    None => args.next().ok_or_else(|| format!("{flag} needs a value"))?,
+                    None => args
+                        .next()
+                        .ok_or_else(|| format!("{flag} needs a value"))?
+                        .into_string()
+                        .map_err(|value| format!("{flag} takes UTF-8, not {value:?}"))?,
                 };
                 if flag == "--vision" {
                     let parsed = match value.as_str() {
@@ -112,7 +129,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
                 let source = if arg == "-" && !only_files {
                     Input::Stdin
                 } else {
-                    Input::File(arg)
+                    Input::File(PathBuf::from(arg))
                 };
                 if input.replace(source).is_some() {
                     return Err("more than one FILE given".to_owned());
@@ -137,9 +154,8 @@ fn read_input(input: &Input) -> Result<String, String> {
                 .map_err(|error| format!("cannot read standard input: {error}"))?;
             bytes
         }
-        Input::File(path) => {
-            std::fs::read(path).map_err(|error| format!("cannot read {path}: {error}"))?
-        }
+        Input::File(path) => std::fs::read(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?,
     };
     String::from_utf8(bytes).map_err(|error| {
         format!(
@@ -168,7 +184,7 @@ fn run(options: &Options) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match parse_args(std::env::args().skip(1)) {
+    match parse_args(std::env::args_os().skip(1)) {
         Ok(Args::Help) => {
             print!("{USAGE}");
             ExitCode::SUCCESS

@@ -34,26 +34,29 @@ use crate::{ImageLimits, Part, Provider, Text, WireMessage};
 
 /// The image media types Anthropic takes.
 ///
-/// Source: Anthropic's vision guide, and the `media_type` enum of `Base64ImageSource` in the
-/// pinned OpenAPI document (`../shared/specs/anthropic-openapi.json`).
+/// Source: Anthropic's vision guide,
+/// <https://platform.claude.com/docs/en/build-with-claude/vision>, and the `media_type` enum of
+/// `Base64ImageSource` in Anthropic's OpenAPI description of the Messages API.
 pub const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 /// The longest base64 text Anthropic takes for one image: 5 MB, 5,242,880 characters.
 ///
 /// Source: Anthropic's error text, "image exceeds 5 MB maximum: N bytes > 5242880 bytes",
-/// which counts the base64 text, not the decoded bytes (`../shared/notes/providers.md`).
+/// which counts the base64 text, not the decoded bytes, as quoted in public reports such as
+/// <https://github.com/anthropics/claude-code/issues/10612>.
 pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
 
 /// How many images one request may carry on models with a 200k-token context: 100. Other
 /// models take 600; pass that in [`ImageLimits`] to [`render_with`].
 ///
 /// Source: Anthropic's vision guide, "up to 100 images per request" on 200k-context models
-/// (600 otherwise).
+/// (600 otherwise), <https://platform.claude.com/docs/en/build-with-claude/vision>.
 pub const MAX_IMAGES_PER_REQUEST: usize = 100;
 
 /// How much image data one request may carry: 32 MB, counted as base64 text.
 ///
-/// Source: Anthropic's API overview, "32 MB" maximum request size for the Messages API. The
+/// Source: Anthropic's API overview, "32 MB" maximum request size for the Messages API,
+/// <https://platform.claude.com/docs/en/api/overview>. The
 /// text of a request counts towards that limit too; keeping a history's text within it is
 /// compaction's job, not replay's.
 pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 32_000_000;

@@ -58,7 +58,31 @@ impl fmt::Display for Location {
     }
 }
 
+/// Where a failure between two elements happened: after which message or block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Between {
+    Messages(usize),
+    Blocks(usize),
+}
+
 impl Error {
+    /// Builds the error of a failure between two elements of an array (at the separator
+    /// after the one named), which belongs to no element: `message` is the message whose
+    /// blocks were being read, if any.
+    pub(crate) fn between(
+        error: &serde_json::Error,
+        message: Option<usize>,
+        between: Between,
+    ) -> Self {
+        let mut built = Error::from_json(error, message, None);
+        let after = match between {
+            Between::Messages(previous) => format!(" after message {previous}"),
+            Between::Blocks(previous) => format!(" after block {previous}"),
+        };
+        built.what.push_str(&after);
+        built
+    }
+
     /// Builds the error from serde_json's, with the position that the reader had reached.
     pub(crate) fn from_json(
         error: &serde_json::Error,
@@ -80,7 +104,9 @@ impl Error {
                 message,
                 block: message.and(block),
                 line,
-                column,
+                // serde_json says column 0 when it has read nothing on the line (empty
+                // input); columns count from 1.
+                column: column.max(1),
             },
             what,
         }

@@ -35,7 +35,7 @@ use crate::{ImageLimits, Part, Provider, Text, WireMessage};
 /// The image media types Gemini takes.
 ///
 /// Source: Gemini's image-understanding guide, "Supported image formats": PNG, JPEG, WEBP,
-/// HEIC and HEIF (`../shared/notes/providers.md`).
+/// HEIC and HEIF, <https://ai.google.dev/gemini-api/docs/image-understanding>.
 pub const MEDIA_TYPES: [&str; 5] = [
     "image/png",
     "image/jpeg",
@@ -44,13 +44,16 @@ pub const MEDIA_TYPES: [&str; 5] = [
     "image/heif",
 ];
 
-/// How much inline data one request may carry: 20 MB, counted as base64 text; so also the
+/// How much inline data one request may carry: 100 MB, counted as base64 text; so also the
 /// longest base64 text of one image.
 ///
-/// Source: Gemini's image-understanding guide caps inline data at 20 MB per request (100 MB
-/// since 2026-01-12; the older, lower figure is kept, as it holds on every model). Pass a
-/// larger one in [`ImageLimits`] to [`render_with`] where it is known to apply.
-pub const MAX_INLINE_DATA_BASE64_LEN: usize = 20_000_000;
+/// Source: Google's announcement of 2026-01-12, "Increased file size limits and expanded
+/// inputs support in Gemini API": "we are increasing the maximum payload size for inline data
+/// from 20MB to 100MB (base64 encoded, with varying limits based on data types)",
+/// <https://blog.google/innovation-and-ai/technology/developers-tools/gemini-api-new-file-limits>.
+/// Before that date the limit was 20 MB; pass a smaller one in [`ImageLimits`] to
+/// [`render_with`] for a deployment that still has it.
+pub const MAX_INLINE_DATA_BASE64_LEN: usize = 100_000_000;
 
 /// How many images one request may carry: 3,600.
 ///
@@ -102,13 +105,13 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 }
 
 /// Renders wire messages as [`render`] does, under the given image limits: for example the
-/// 100 MB of inline data that newer models take.
+/// 20 MB of inline data that applied before 2026-01-12.
 ///
 /// ```
 /// use transcript_replay::{gemini, parse_record, replay_messages, ImageLimits, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
-/// let limits = ImageLimits { base64_len_per_request: 100_000_000, ..gemini::LIMITS };
+/// let limits = ImageLimits { base64_len_per_request: 20_000_000, base64_len_per_image: 20_000_000, ..gemini::LIMITS };
 /// let request = gemini::render_with(&replay_messages(&record, Vision::Sees), &limits);
 /// assert_eq!(request.contents.len(), 1);
 /// # Ok::<(), transcript_replay::Error>(())

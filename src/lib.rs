@@ -79,7 +79,7 @@ mod wire;
 
 pub use crate::error::Error;
 pub use crate::parse::parse_record;
-pub use crate::record::{Block, Role, StoredMessage, TokenUsage};
+pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 pub use crate::render::{ImageLimits, Provider};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::signature::ImageFormat;

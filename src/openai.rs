@@ -39,7 +39,7 @@ use crate::{Image, ImageLimits, Part, Provider, WireMessage, WireRole};
 /// The image media types OpenAI takes.
 ///
 /// Source: OpenAI's vision guide, "Image input requirements": PNG, JPEG, WEBP and
-/// non-animated GIF (`../shared/notes/providers.md`).
+/// non-animated GIF, <https://platform.openai.com/docs/guides/images-vision>.
 pub const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 
 /// The longest base64 text this renderer sends for one image: 20 MB.

@@ -9,10 +9,13 @@
 use std::cell::Cell;
 use std::fmt;
 
+use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
-use crate::{Block, Error, Role, StoredMessage, TokenUsage};
+use crate::error::Between;
+use crate::{Block, Error, Role, StoredMessage, TokenUsage, ToolInput};
 
 /// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
 ///
@@ -48,14 +51,31 @@ pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
     let read = RecordSeed { trace: &trace }
         .deserialize(&mut reader)
         .and_then(|messages| reader.end().map(|()| messages));
-    read.map_err(|error| Error::from_json(&error, trace.message.get(), trace.block.get()))
+    read.map_err(|error| {
+        // A failure before the reader entered the element it was about to read happened
+        // between elements: it is about the separator after the previous one.
+        match (trace.message.get(), trace.block.get()) {
+            (Some(message), Some(block)) if !trace.in_block.get() => match block.checked_sub(1) {
+                Some(previous) => Error::between(&error, Some(message), Between::Blocks(previous)),
+                None => Error::from_json(&error, Some(message), None),
+            },
+            (Some(message), _) if !trace.in_message.get() => match message.checked_sub(1) {
+                Some(previous) => Error::between(&error, None, Between::Messages(previous)),
+                None => Error::from_json(&error, None, None),
+            },
+            (message, block) => Error::from_json(&error, message, block),
+        }
+    })
 }
 
-/// How far reading got: the message and block being read when a failure happened.
+/// How far reading got: the message and block being read when a failure happened, and
+/// whether the reader had entered them or was still at the separator before them.
 #[derive(Default)]
 struct Trace {
     message: Cell<Option<usize>>,
+    in_message: Cell<bool>,
     block: Cell<Option<usize>>,
+    in_block: Cell<bool>,
 }
 
 /// At most this many characters of a stored value are quoted in an error.
@@ -167,6 +187,7 @@ impl<'de> Visitor<'de> for MessagesSeed<'_> {
         let mut messages = Vec::new();
         loop {
             self.trace.message.set(Some(messages.len()));
+            self.trace.in_message.set(false);
             self.trace.block.set(None);
             match seq.next_element_seed(MessageSeed { trace: self.trace })? {
                 Some(message) => messages.push(message),
@@ -186,6 +207,7 @@ impl<'de> DeserializeSeed<'de> for MessageSeed<'_> {
     type Value = StoredMessage;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.trace.in_message.set(true);
         deserializer.deserialize_map(self)
     }
 }
@@ -266,13 +288,27 @@ impl<'de> Visitor<'de> for BlocksSeed<'_> {
         let mut blocks = Vec::new();
         loop {
             self.trace.block.set(Some(blocks.len()));
-            match seq.next_element::<Block>()? {
+            self.trace.in_block.set(false);
+            match seq.next_element_seed(BlockSeed { trace: self.trace })? {
                 Some(block) => blocks.push(block),
                 None => break,
             }
         }
         self.trace.block.set(None);
         Ok(blocks)
+    }
+}
+
+struct BlockSeed<'t> {
+    trace: &'t Trace,
+}
+
+impl<'de> DeserializeSeed<'de> for BlockSeed<'_> {
+    type Value = Block;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.trace.in_block.set(true);
+        Block::deserialize(deserializer)
     }
 }
 
@@ -311,6 +347,45 @@ impl Visitor<'_> for RoleVisitor {
                 Quoted(unknown)
             ))),
         }
+    }
+}
+
+/// The fields of `usage`, read by serde's derive once the value is known to be an object.
+#[derive(Deserialize)]
+struct UsageFields {
+    input_tokens: u64,
+    output_tokens: u64,
+    #[serde(default)]
+    cache_creation_input_tokens: u64,
+    #[serde(default)]
+    cache_read_input_tokens: u64,
+}
+
+impl<'de> Deserialize<'de> for TokenUsage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Not `deserialize_struct`: serde's derive then also takes an array of four numbers,
+        // which no record means.
+        deserializer.deserialize_map(UsageVisitor)
+    }
+}
+
+struct UsageVisitor;
+
+impl<'de> Visitor<'de> for UsageVisitor {
+    type Value = TokenUsage;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a usage object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<TokenUsage, A::Error> {
+        let fields = UsageFields::deserialize(MapAccessDeserializer::new(map))?;
+        Ok(TokenUsage {
+            input_tokens: fields.input_tokens,
+            output_tokens: fields.output_tokens,
+            cache_creation_input_tokens: fields.cache_creation_input_tokens,
+            cache_read_input_tokens: fields.cache_read_input_tokens,
+        })
     }
 }
 
@@ -415,7 +490,7 @@ struct BlockFields {
     text: Option<Loose>,
     id: Option<Loose>,
     name: Option<Loose>,
-    input: Option<Loose>,
+    input: Option<ToolInput>,
     tool_use_id: Option<Loose>,
     tool_name: Option<Loose>,
     output: Option<Loose>,
@@ -452,7 +527,7 @@ impl BlockFields {
             BlockType::ToolUse => Block::ToolUse {
                 id: string("id", self.id)?,
                 name: string("name", self.name)?,
-                input: string("input", self.input)?,
+                input: self.input.ok_or_else(|| missing(kind, "input"))?,
             },
             BlockType::ToolResult => Block::ToolResult {
                 tool_use_id: string("tool_use_id", self.tool_use_id)?,
@@ -466,7 +541,8 @@ impl BlockFields {
                             other.describe()
                         )))
                     }
-                    None => return Err(missing(kind, "is_error")),
+                    // Runtimes that store only failures leave it out.
+                    None => false,
                 },
             },
             BlockType::Reasoning => Block::Reasoning {
@@ -522,7 +598,11 @@ impl<'de> Visitor<'de> for BlockVisitor {
                 BlockKey::Text => &mut fields.text,
                 BlockKey::Id => &mut fields.id,
                 BlockKey::Name => &mut fields.name,
-                BlockKey::Input => &mut fields.input,
+                BlockKey::Input => {
+                    let input = tool_input(&map.next_value::<Box<RawValue>>()?)?;
+                    put(&mut fields.input, "input", input)?;
+                    continue;
+                }
                 BlockKey::ToolUseId => &mut fields.tool_use_id,
                 BlockKey::ToolName => &mut fields.tool_name,
                 BlockKey::Output => &mut fields.output,
@@ -541,6 +621,18 @@ impl<'de> Visitor<'de> for BlockVisitor {
             *slot = Some(map.next_value()?);
         }
         fields.into_block()
+    }
+}
+
+/// A tool input as stored: a JSON string holds the text, any other value is the text.
+fn tool_input<E: de::Error>(raw: &RawValue) -> Result<ToolInput, E> {
+    let text = raw.get();
+    if text.starts_with('"') {
+        serde_json::from_str::<String>(text)
+            .map(ToolInput::from)
+            .map_err(E::custom)
+    } else {
+        Ok(ToolInput::json_unchecked(text.to_owned()))
     }
 }
 

@@ -1,6 +1,8 @@
 //! The stored record: what an agent runtime writes to disk for one conversation.
 
-use serde::Serialize;
+use std::fmt;
+
+use serde::ser::{Serialize, Serializer};
 
 /// One stored message of a conversation: who spoke, and the blocks it is made of.
 ///
@@ -22,7 +24,7 @@ use serde::Serialize;
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct StoredMessage {
     /// Who produced the message.
     pub role: Role,
@@ -49,7 +51,7 @@ pub struct StoredMessage {
 /// assert_eq!(serde_json::from_str::<Role>(r#""assistant""#)?, Role::Assistant);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Instructions or a compaction summary written by the runtime.
@@ -73,13 +75,10 @@ pub enum Role {
 /// let block: Block = serde_json::from_str(
 ///     r#"{"type": "tool_use", "id": "t1", "name": "read", "input": "{\"path\":\"a.rs\"}"}"#,
 /// )?;
-/// assert_eq!(
-///     block,
-///     Block::ToolUse { id: "t1".into(), name: "read".into(), input: r#"{"path":"a.rs"}"#.into() },
-/// );
+/// assert_eq!(block, Block::tool_use("t1", "read", r#"{"path":"a.rs"}"#));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Serialize, Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     /// Plain text.
@@ -94,8 +93,8 @@ pub enum Block {
         id: String,
         /// The tool's name.
         name: String,
-        /// The tool's input, as the JSON text it was stored as; replayed verbatim.
-        input: String,
+        /// The tool's input, as the exact JSON text it was stored as; replayed verbatim.
+        input: ToolInput,
     },
     /// What a tool call returned.
     ToolResult {
@@ -105,7 +104,8 @@ pub enum Block {
         tool_name: String,
         /// What the tool returned.
         output: String,
-        /// Whether the tool failed; an error stays an error on replay.
+        /// Whether the tool failed; an error stays an error on replay. Absent in the record
+        /// means `false`.
         is_error: bool,
     },
     /// The model's visible reasoning.
@@ -134,7 +134,7 @@ pub enum Block {
 /// assert_eq!(usage.cache_read_input_tokens, 0);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct TokenUsage {
     /// Tokens read by the model.
     pub input_tokens: u64,
@@ -151,4 +151,318 @@ pub struct TokenUsage {
 // serde's `skip_serializing_if` takes a path to a function of `&T`.
 fn is_zero(count: &u64) -> bool {
     *count == 0
+}
+
+impl StoredMessage {
+    /// A message of the given role and blocks, with no usage and no timestamp.
+    ///
+    /// ```
+    /// use transcript_replay::{Block, Role, StoredMessage};
+    ///
+    /// let message = StoredMessage::new(Role::Tool, vec![Block::tool_result("t1", "ls", "a.rs")]);
+    /// assert_eq!((message.usage, message.timestamp), (None, None));
+    /// ```
+    pub fn new(role: Role, blocks: Vec<Block>) -> Self {
+        StoredMessage {
+            role,
+            blocks,
+            usage: None,
+            timestamp: None,
+        }
+    }
+
+    /// A user message of one text block: the usual live turn.
+    ///
+    /// ```
+    /// use transcript_replay::{Block, Role, StoredMessage};
+    ///
+    /// let turn = StoredMessage::user("Is a.rs empty?");
+    /// assert_eq!(turn.role, Role::User);
+    /// assert_eq!(turn.blocks, [Block::text("Is a.rs empty?")]);
+    /// ```
+    pub fn user(text: impl Into<String>) -> Self {
+        StoredMessage::new(Role::User, vec![Block::text(text)])
+    }
+
+    /// An assistant message of one text block.
+    ///
+    /// ```
+    /// let reply = transcript_replay::StoredMessage::assistant("It is empty.");
+    /// assert_eq!(reply.role, transcript_replay::Role::Assistant);
+    /// ```
+    pub fn assistant(text: impl Into<String>) -> Self {
+        StoredMessage::new(Role::Assistant, vec![Block::text(text)])
+    }
+
+    /// A system message of one text block, such as a compaction summary.
+    ///
+    /// ```
+    /// let summary = transcript_replay::StoredMessage::system("Summary: a.rs was read.");
+    /// assert_eq!(summary.role, transcript_replay::Role::System);
+    /// ```
+    pub fn system(text: impl Into<String>) -> Self {
+        StoredMessage::new(Role::System, vec![Block::text(text)])
+    }
+
+    /// The message with the given token counts.
+    ///
+    /// ```
+    /// use transcript_replay::{StoredMessage, TokenUsage};
+    ///
+    /// let usage = TokenUsage { input_tokens: 10, output_tokens: 5, ..TokenUsage::default() };
+    /// let reply = StoredMessage::assistant("Done.").with_usage(usage);
+    /// assert_eq!(reply.usage, Some(usage));
+    /// ```
+    #[must_use]
+    pub fn with_usage(mut self, usage: TokenUsage) -> Self {
+        self.usage = Some(usage);
+        self
+    }
+
+    /// The message with the given timestamp, kept as the exact string given.
+    ///
+    /// ```
+    /// let reply = transcript_replay::StoredMessage::assistant("Done.").with_timestamp("2026-08-13T10:00:00Z");
+    /// assert_eq!(reply.timestamp.as_deref(), Some("2026-08-13T10:00:00Z"));
+    /// ```
+    #[must_use]
+    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Self {
+        self.timestamp = Some(timestamp.into());
+        self
+    }
+}
+
+impl Block {
+    /// A `text` block.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// assert_eq!(Block::text("Hi"), Block::Text { text: "Hi".into() });
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        Block::Text { text: text.into() }
+    }
+
+    /// A `tool_use` block. The input is the call's arguments as JSON text: a `&str` or
+    /// `String` is stored as a JSON string (`"input": "{...}"`), a [`ToolInput::json`] as the
+    /// JSON value itself.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let call = Block::tool_use("t1", "read", r#"{"path":"a.rs"}"#);
+    /// assert_eq!(
+    ///     serde_json::to_string(&call).unwrap(),
+    ///     r#"{"type":"tool_use","id":"t1","name":"read","input":"{\"path\":\"a.rs\"}"}"#,
+    /// );
+    /// ```
+    pub fn tool_use(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: impl Into<ToolInput>,
+    ) -> Self {
+        Block::ToolUse {
+            id: id.into(),
+            name: name.into(),
+            input: input.into(),
+        }
+    }
+
+    /// A `tool_result` block of a call that succeeded.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let Block::ToolResult { is_error, .. } = Block::tool_result("t1", "read", "fn main() {}") else { unreachable!() };
+    /// assert!(!is_error);
+    /// ```
+    pub fn tool_result(
+        tool_use_id: impl Into<String>,
+        tool_name: impl Into<String>,
+        output: impl Into<String>,
+    ) -> Self {
+        Block::ToolResult {
+            tool_use_id: tool_use_id.into(),
+            tool_name: tool_name.into(),
+            output: output.into(),
+            is_error: false,
+        }
+    }
+
+    /// A `tool_result` block of a call that failed: it replays as `Error (name): output`.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let Block::ToolResult { is_error, .. } = Block::tool_error("t1", "bash", "exit 1") else { unreachable!() };
+    /// assert!(is_error);
+    /// ```
+    pub fn tool_error(
+        tool_use_id: impl Into<String>,
+        tool_name: impl Into<String>,
+        output: impl Into<String>,
+    ) -> Self {
+        Block::ToolResult {
+            tool_use_id: tool_use_id.into(),
+            tool_name: tool_name.into(),
+            output: output.into(),
+            is_error: true,
+        }
+    }
+
+    /// A `reasoning` block.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// assert_eq!(Block::reasoning("Need the file."), Block::Reasoning { reasoning: "Need the file.".into() });
+    /// ```
+    pub fn reasoning(reasoning: impl Into<String>) -> Self {
+        Block::Reasoning {
+            reasoning: reasoning.into(),
+        }
+    }
+
+    /// An `image` block: its media type and its bytes in base64.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let image = Block::image("image/png", "iVBORw0KGgo=");
+    /// assert!(matches!(image, Block::Image { .. }));
+    /// ```
+    pub fn image(media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        Block::Image {
+            media_type: media_type.into(),
+            data: data.into(),
+        }
+    }
+}
+
+/// A tool call's input: the exact JSON text it was stored as, and the form it was stored in.
+///
+/// Runtimes store a call's arguments either as a JSON string holding JSON text
+/// (`"input": "{\"path\":\"a.rs\"}"`, what OpenAI returns) or as the JSON value itself
+/// (`"input": {"path": "a.rs"}`, what Anthropic and Gemini return). Both read; replay uses
+/// the text as it was stored, byte for byte (for a value: its text in the record, white
+/// space included), and writing the record back keeps the form.
+///
+/// ```
+/// use transcript_replay::{parse_record, Block};
+///
+/// let record = parse_record(r#"[{"role": "assistant", "blocks": [
+///     {"type": "tool_use", "id": "t1", "name": "read", "input": {"path": "a.rs"}},
+///     {"type": "tool_use", "id": "t2", "name": "read", "input": "{\"path\":\"b.rs\"}"}
+/// ]}]"#)?;
+/// let [Block::ToolUse { input: first, .. }, Block::ToolUse { input: second, .. }] = record[0].blocks.as_slice() else { unreachable!() };
+/// assert_eq!((first.as_str(), first.is_json_value()), (r#"{"path": "a.rs"}"#, true));
+/// assert_eq!((second.as_str(), second.is_json_value()), (r#"{"path":"b.rs"}"#, false));
+/// assert!(serde_json::to_string(&record).unwrap().contains(r#""input":{"path": "a.rs"}"#));
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ToolInput {
+    text: String,
+    json_value: bool,
+}
+
+impl ToolInput {
+    /// An input stored as the JSON value whose text is given, such as an object. The text
+    /// must be JSON.
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error, when `text` is not one JSON value.
+    ///
+    /// ```
+    /// use transcript_replay::ToolInput;
+    ///
+    /// let input = ToolInput::json(r#"{"path": "a.rs"}"#)?;
+    /// assert!(input.is_json_value());
+    /// assert!(ToolInput::json("{").is_err());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn json(text: impl Into<String>) -> Result<Self, serde_json::Error> {
+        let text = text.into();
+        serde_json::from_str::<&serde_json::value::RawValue>(&text)?;
+        Ok(ToolInput {
+            text,
+            json_value: true,
+        })
+    }
+
+    /// The input as a JSON value of the record, its text already checked.
+    pub(crate) fn json_unchecked(text: String) -> Self {
+        ToolInput {
+            text,
+            json_value: true,
+        }
+    }
+
+    /// The input's text, exactly as stored.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::ToolInput::from("{}").as_str(), "{}");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the record stores the input as a JSON value rather than as a string.
+    ///
+    /// ```
+    /// assert!(!transcript_replay::ToolInput::from("{}").is_json_value());
+    /// ```
+    pub fn is_json_value(&self) -> bool {
+        self.json_value
+    }
+}
+
+/// An input stored as a JSON string, the record's own form.
+impl From<String> for ToolInput {
+    fn from(text: String) -> Self {
+        ToolInput {
+            text,
+            json_value: false,
+        }
+    }
+}
+
+/// An input stored as a JSON string, the record's own form.
+impl From<&str> for ToolInput {
+    fn from(text: &str) -> Self {
+        ToolInput::from(text.to_owned())
+    }
+}
+
+impl PartialEq<str> for ToolInput {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for ToolInput {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
+impl fmt::Display for ToolInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for ToolInput {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.json_value {
+            // Borrowed, not copied: the raw value is the stored text itself.
+            let raw: &serde_json::value::RawValue =
+                serde_json::from_str(&self.text).map_err(serde::ser::Error::custom)?;
+            raw.serialize(serializer)
+        } else {
+            serializer.serialize_str(&self.text)
+        }
+    }
 }

@@ -104,9 +104,10 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
     for block in &message.blocks {
         match block {
             Block::Text { text } => content.push_piece(Piece::Text(text)),
-            Block::ToolUse { id: _, name, input } => {
-                content.push_piece(Piece::ToolUse { name, input })
-            }
+            Block::ToolUse { id: _, name, input } => content.push_piece(Piece::ToolUse {
+                name,
+                input: input.as_str(),
+            }),
             Block::ToolResult {
                 tool_use_id: _,
                 tool_name,

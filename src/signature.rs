@@ -29,6 +29,8 @@ pub enum ImageFormat {
     Heic,
     /// `image/heif`
     Heif,
+    /// `image/avif`: AV1 in the same ISO file format as HEIF, which no provider here takes.
+    Avif,
 }
 
 impl ImageFormat {
@@ -45,6 +47,7 @@ impl ImageFormat {
             ImageFormat::Webp => "image/webp",
             ImageFormat::Heic => "image/heic",
             ImageFormat::Heif => "image/heif",
+            ImageFormat::Avif => "image/avif",
         }
     }
 }
@@ -54,15 +57,16 @@ impl ImageFormat {
 pub(crate) struct Signature {
     /// The format the bytes actually have.
     pub(crate) format: ImageFormat,
-    /// Width and height in pixels; `None` when the header is cut short before them, and for
-    /// HEIC and HEIF, whose size is deep in the file and which no provider limits by pixels.
+    /// Width and height in pixels, as the header states them (a side may be 0); `None` when
+    /// the header is cut short before them, and for HEIC, HEIF and AVIF, whose size is deep
+    /// in the file and which no provider limits by pixels.
     pub(crate) size: Option<(u32, u32)>,
     /// Whether a GIF has more than one frame.
     pub(crate) animated: bool,
 }
 
 /// Reads the signature of base64 `data`, which must already be valid base64; `None` when the
-/// bytes begin with no PNG, JPEG, GIF, WEBP, HEIC or HEIF signature.
+/// bytes begin with no PNG, JPEG, GIF, WEBP, HEIC, HEIF or AVIF signature.
 ///
 /// A recognized signature is enough: a header cut short after it still names the format,
 /// but gives no pixel size.
@@ -73,20 +77,24 @@ pub(crate) fn read(data: &str) -> Option<Signature> {
     } else if bytes.array(0) == Some([0xff, 0xd8, 0xff]) {
         (ImageFormat::Jpeg, jpeg_size(&bytes))
     } else if matches!(bytes.array(0), Some(b) if &b == b"GIF87a" || &b == b"GIF89a") {
-        let size = bytes
+        let screen = bytes
             .u16_le(6)
             .zip(bytes.u16_le(8))
-            .and_then(|(width, height)| pixels(width.into(), height.into()));
-        let animated = gif_frames(&bytes) > 1;
+            .map(|(width, height)| (u32::from(width), u32::from(height)));
+        let frames = gif_frames(&bytes);
+        // A frame may reach past the logical screen; the image is as large as its largest
+        // extent, and that is what a pixel limit must see.
+        let size =
+            screen.map(|(width, height)| (width.max(frames.extent.0), height.max(frames.extent.1)));
         return Some(Signature {
             format: ImageFormat::Gif,
             size,
-            animated,
+            animated: frames.count > 1,
         });
     } else if bytes.array(0) == Some(*b"RIFF") && bytes.array(8) == Some(*b"WEBP") {
         (ImageFormat::Webp, webp_size(&bytes))
     } else if bytes.array(4) == Some(*b"ftyp") {
-        (heif_format(&bytes)?, None)
+        (iso_image_format(&bytes)?, None)
     } else {
         return None;
     };
@@ -97,17 +105,12 @@ pub(crate) fn read(data: &str) -> Option<Signature> {
     })
 }
 
-/// A size, when both sides are known and not zero.
-fn pixels(width: u32, height: u32) -> Option<(u32, u32)> {
-    (width > 0 && height > 0).then_some((width, height))
-}
-
 fn png_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
     // The first chunk is IHDR: width and height, big-endian, after its length and type.
     if bytes.array::<4>(12)? != *b"IHDR" {
         return None;
     }
-    pixels(bytes.u32_be(16)?, bytes.u32_be(20)?)
+    Some((bytes.u32_be(16)?, bytes.u32_be(20)?))
 }
 
 fn jpeg_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
@@ -128,7 +131,9 @@ fn jpeg_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
             0xc0..=0xcf if !matches!(marker, 0xc4 | 0xc8 | 0xcc) => {
                 let height = u32::from(bytes.u16_be(at + 5)?);
                 let width = u32::from(bytes.u16_be(at + 7)?);
-                return pixels(width, height);
+                // A height of 0 is legal (a later DNL marker defines it); the width must
+                // still meet a limit, so the size is kept as stated.
+                return Some((width, height));
             }
             // The image data or its end came before any frame header.
             0xd8..=0xda => return None,
@@ -137,10 +142,18 @@ fn jpeg_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
     }
 }
 
-/// Counts a GIF's whole frames, up to two, by walking its blocks and reading only their
-/// lengths; the count stops where the stream ends, is cut short, or has its trailer.
-fn gif_frames(bytes: &Base64Bytes<'_>) -> usize {
-    let mut frames = 0;
+/// What a GIF's frames say: how many whole frames there are, and how far the largest
+/// reaches (left + width, top + height).
+#[derive(Default)]
+struct GifFrames {
+    count: usize,
+    extent: (u32, u32),
+}
+
+/// Walks a GIF's blocks, reading only descriptors and lengths, to count its whole frames and
+/// their extent; the walk stops where the stream ends, is cut short, or has its trailer.
+fn gif_frames(bytes: &Base64Bytes<'_>) -> GifFrames {
+    let mut frames = GifFrames::default();
     let Some(flags) = bytes.byte(10) else {
         return frames;
     };
@@ -149,15 +162,21 @@ fn gif_frames(bytes: &Base64Bytes<'_>) -> usize {
         at = match bytes.byte(block) {
             // Extension: a label, then sub-blocks.
             Some(0x21) => skip_sub_blocks(bytes, block + 2),
-            // Image descriptor: 9 bytes, a local color table, the LZW code size, sub-blocks.
+            // Image descriptor: left, top, width, height (u16 each), flags, a local color
+            // table, the LZW code size, sub-blocks.
             Some(0x2c) => {
                 let end = bytes
                     .byte(block + 9)
                     .and_then(|flags| skip_sub_blocks(bytes, block + 10 + color_table(flags) + 1));
-                if end.is_some() {
-                    frames += 1;
+                let field = |offset| bytes.u16_le(block + offset).map(u32::from);
+                if let (Some(_), Some(left), Some(top), Some(width), Some(height)) =
+                    (end, field(1), field(3), field(5), field(7))
+                {
+                    frames.count += 1;
+                    frames.extent.0 = frames.extent.0.max(left + width);
+                    frames.extent.1 = frames.extent.1.max(top + height);
                 }
-                end.filter(|_| frames < 2)
+                end
             }
             // The trailer, anything else, or the end of the data.
             _ => None,
@@ -194,7 +213,7 @@ fn webp_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
             }
             let width = u32::from(bytes.u16_le(26)? & 0x3fff);
             let height = u32::from(bytes.u16_le(28)? & 0x3fff);
-            pixels(width, height)
+            Some((width, height))
         }
         // Lossless: a signature byte, then width - 1 and height - 1 in 14 bits each.
         b"VP8L" => {
@@ -202,35 +221,47 @@ fn webp_size(bytes: &Base64Bytes<'_>) -> Option<(u32, u32)> {
                 return None;
             }
             let bits = u32::from_le_bytes(bytes.array(21)?);
-            pixels((bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1)
+            Some(((bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1))
         }
         // Extended: the canvas width - 1 and height - 1, 24 bits each.
         b"VP8X" => {
             let [w0, w1, w2, h0, h1, h2] = bytes.array(24)?;
             let width = u32::from_le_bytes([w0, w1, w2, 0]) + 1;
             let height = u32::from_le_bytes([h0, h1, h2, 0]) + 1;
-            pixels(width, height)
+            Some((width, height))
         }
         _ => None,
     }
 }
 
-/// HEIC or HEIF, by the brands of an ISO media file's `ftyp` box (a major brand, a version,
-/// then compatible brands); `None` for other ISO media, such as AVIF or MP4.
-fn heif_format(bytes: &Base64Bytes<'_>) -> Option<ImageFormat> {
+/// AVIF, HEIC or HEIF, by the brands of an ISO media file's `ftyp` box (a major brand, a
+/// version, then compatible brands); `None` for other ISO media, such as MP4.
+///
+/// An AVIF file also lists the generic HEIF brands (`mif1`, `miaf`), so an AV1 brand decides
+/// first, then an HEVC brand, and the generic brands only when neither is there.
+fn iso_image_format(bytes: &Base64Bytes<'_>) -> Option<ImageFormat> {
     let box_size = usize::try_from(bytes.u32_be(0)?).ok()?;
     let brands = (8..box_size.min(64)).step_by(4).filter(|&at| at != 12);
-    let mut format = None;
+    let (mut avif, mut heic, mut heif) = (false, false, false);
+    // The brands read before the data ends decide, as a signature cut short still names
+    // its format.
     for at in brands {
-        match &bytes.array::<4>(at)? {
-            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" => {
-                return Some(ImageFormat::Heic)
-            }
-            b"mif1" | b"msf1" | b"heif" => format = Some(ImageFormat::Heif),
+        let Some(brand) = bytes.array::<4>(at) else {
+            break;
+        };
+        match &brand {
+            b"avif" | b"avis" => avif = true,
+            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" => heic = true,
+            b"mif1" | b"msf1" | b"heif" => heif = true,
             _ => {}
         }
     }
-    format
+    match (avif, heic, heif) {
+        (true, _, _) => Some(ImageFormat::Avif),
+        (false, true, _) => Some(ImageFormat::Heic),
+        (false, false, true) => Some(ImageFormat::Heif),
+        (false, false, false) => None,
+    }
 }
 
 /// The bytes that valid base64 text stands for, read at any offset without decoding the rest.

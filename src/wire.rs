@@ -256,7 +256,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 /// One prose form: what one stored block (or the replay itself) contributes to a text part.
 ///
 /// Each borrows the strings of its block; its [`Display`](fmt::Display) is the exact prose of
-/// DESIGN.md's table.
+/// the crate's table of prose forms (see the crate documentation and the README).
 ///
 /// ```
 /// use transcript_replay::{Piece, Reason};
@@ -387,7 +387,8 @@ pub enum Reason {
     /// in model turns: `Gemini does not accept images in system instructions`).
     Role(Provider),
     /// `its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image`: the bytes have no
-    /// image signature a renderer can read, or their header is cut short.
+    /// image signature a renderer can read, or their header is cut short. (AVIF is read, and
+    /// refused by name: no provider here takes it.)
     UnrecognizedData,
     /// `{provider} does not accept animated GIFs`.
     AnimatedGif(Provider),

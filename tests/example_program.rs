@@ -198,3 +198,41 @@ fn help_prints_the_usage_and_exits_0() {
         .unwrap()
         .starts_with("usage: replay"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_or_option_that_is_not_utf8_never_panics() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    // A record under a name that is not UTF-8 is read like any other.
+    let dir = std::env::temp_dir().join(format!("replay-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(OsStr::from_bytes(b"record-\xff.json"));
+    std::fs::write(
+        &path,
+        r#"[{"role":"user","blocks":[{"type":"text","text":"hi"}]}]"#,
+    )
+    .unwrap();
+    let output = example().arg(&path).output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        stdout_json(&output),
+        serde_json::json!([{"role": "user", "content": [{"type": "text", "text": "hi"}]}])
+    );
+
+    // A missing one is bad input; an option that is not UTF-8 is a bad argument.
+    let missing = example()
+        .arg(OsStr::from_bytes(b"/no/such/\xff"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    for args in [
+        vec![OsStr::from_bytes(b"--\xff")],
+        vec![OsStr::new("--vision"), OsStr::from_bytes(b"\xff")],
+    ] {
+        let output = example().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("usage: replay"));
+    }
+}

@@ -45,9 +45,34 @@ const CASES: &[(&str, &str, &str)] = &[
         "message 0, block 0 (line 1, column 111): field `is_error` of a tool_result block must be a boolean, found a string",
     ),
     (
-        "input stored as an object rather than JSON text",
-        r#"[{"role":"assistant","blocks":[{"type":"tool_use","id":"t","name":"n","input":{"a":1}}]}]"#,
-        "message 0, block 0 (line 1, column 86): field `input` of a tool_use block must be a string, found an object",
+        "missing input",
+        r#"[{"role":"assistant","blocks":[{"type":"tool_use","id":"t","name":"n"}]}]"#,
+        "message 0, block 0 (line 1, column 70): missing field `input` in a tool_use block",
+    ),
+    (
+        "usage that is an array, not an object",
+        r#"[{"role":"user","blocks":[],"usage":[7,8,9]}]"#,
+        "message 0 (line 1, column 36): invalid type: sequence, expected a usage object",
+    ),
+    (
+        "garbage between two messages",
+        r#"[{"role":"user","blocks":[]} x]"#,
+        "line 1, column 30: expected `,` or `]` after message 0",
+    ),
+    (
+        "garbage between two blocks",
+        r#"[{"role":"user","blocks":[{"type":"text","text":"a"} x]}]"#,
+        "message 0 (line 1, column 54): expected `,` or `]` after block 0",
+    ),
+    (
+        "a record cut short after a message",
+        r#"[{"role":"user","blocks":[]}"#,
+        "line 1, column 28: unexpected end of input while parsing a list after message 0",
+    ),
+    (
+        "garbage where the first message should be",
+        "[ x ]",
+        "message 0 (line 1, column 3): expected value",
     ),
     (
         "duplicate field",
@@ -92,7 +117,7 @@ const CASES: &[(&str, &str, &str)] = &[
     (
         "empty input",
         "",
-        "line 1, column 0: unexpected end of input while parsing a value",
+        "line 1, column 1: unexpected end of input while parsing a value",
     ),
     (
         "wrong top-level shape",

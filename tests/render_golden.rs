@@ -303,7 +303,7 @@ fn an_image_over_the_provider_limit_is_a_marker_that_says_so() {
         (
             Provider::Gemini,
             gemini::MAX_INLINE_DATA_BASE64_LEN,
-            "it is larger than Gemini's limit of 20 MB per image",
+            "it is larger than Gemini's limit of 100 MB per image",
         ),
     ] {
         // A real PNG header, then zero bytes up to the size wanted.

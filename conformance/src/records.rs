@@ -1,7 +1,7 @@
 //! Generators of stored records for the property tests, and real image headers.
 
 use proptest::prelude::*;
-use transcript_replay::{Block, Role, StoredMessage, TokenUsage};
+use transcript_replay::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 /// Standard base64 with padding, for generating valid image data.
 pub fn base64(bytes: &[u8]) -> String {
@@ -102,11 +102,31 @@ pub fn image_data() -> impl Strategy<Value = String> {
     ]
 }
 
+/// A tool input stored as a string of any text, or as a JSON value written in any layout.
+pub fn tool_input() -> impl Strategy<Value = ToolInput> {
+    prop_oneof![
+        3 => text().prop_map(ToolInput::from),
+        1 => prop_oneof![
+            Just(r#"{"path": "a.rs"}"#),
+            Just("{\n  \"cmd\" : [\"ls\", \"-la\"] ,\"n\":1.50e3 }"),
+            Just("[]"),
+            Just("null"),
+            Just("-0.0"),
+            Just(r#"{"s":"\u00e9\"\\"}"#),
+        ]
+        .prop_map(|json| ToolInput::json(json).expect("the samples are JSON")),
+    ]
+}
+
 /// A block of any kind, with any strings.
 pub fn block() -> impl Strategy<Value = Block> {
     prop_oneof![
         text().prop_map(|text| Block::Text { text }),
-        (text(), text(), text()).prop_map(|(id, name, input)| Block::ToolUse { id, name, input }),
+        (text(), text(), tool_input()).prop_map(|(id, name, input)| Block::ToolUse {
+            id,
+            name,
+            input
+        }),
         (text(), text(), text(), any::<bool>()).prop_map(
             |(tool_use_id, tool_name, output, is_error)| {
                 Block::ToolResult {

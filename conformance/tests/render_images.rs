@@ -124,6 +124,55 @@ fn a_provider_that_refuses_the_actual_format_is_named_with_it() {
 }
 
 #[test]
+fn an_avif_image_is_named_as_avif_and_refused_by_every_provider() {
+    // A real AVIF file type box: major brand avif, then avif, mif1 and miaf, the generic HEIF
+    // brands that made it look like HEIF.
+    let avif = common::base64(b"\0\0\0\x1cftypavif\0\0\0\0avifmif1miafMA1B");
+    for stored in ["image/avif", "image/heif"] {
+        let record = user_images(&[(stored, &avif)]);
+        for (provider, json) in [
+            ("OpenAI", openai_json(&record)),
+            ("Anthropic", anthropic_json(&record)),
+            ("Gemini", gemini_json(&record)),
+        ] {
+            let marker =
+                format!("[Image ({stored}) not shown: {provider} does not accept image/avif]");
+            assert!(json.contains(&marker), "{json}");
+            assert!(!json.contains(&avif), "{json}");
+        }
+    }
+}
+
+#[test]
+fn a_gif_frame_larger_than_its_logical_screen_counts_for_pixel_limits() {
+    // A 1x1 logical screen holding one 9000x10 frame.
+    let mut bytes = b"GIF89a\x01\x00\x01\x00\x00\x00\x00".to_vec();
+    bytes.extend([0x2c, 0, 0, 0, 0, 0x28, 0x23, 10, 0, 0]);
+    bytes.extend([2, 2, 0x44, 0x01, 0, 0x3b]);
+    let gif = common::base64(&bytes);
+    let json = anthropic_json(&user_images(&[("image/gif", &gif)]));
+    assert!(
+        json.contains("[Image (image/gif) not shown: it is 9000x10 pixels, over Anthropic's limit of 8000x8000]"),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_jpeg_that_states_a_side_of_0_is_held_to_the_limit_on_the_other() {
+    // A baseline frame header stating height 0 (legal: a later DNL marker sets it) and width
+    // 9000, three components.
+    let jpeg = common::base64(&[
+        0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x00, 0x23, 0x28, 0x03, 0x01, 0x22, 0x00,
+        0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xff, 0xd9,
+    ]);
+    let json = anthropic_json(&user_images(&[("image/jpeg", &jpeg)]));
+    assert!(
+        json.contains("[Image (image/jpeg) not shown: it is 9000x0 pixels, over Anthropic's limit of 8000x8000]"),
+        "{json}"
+    );
+}
+
+#[test]
 fn openai_refuses_animated_gifs_and_the_others_take_them() {
     let record = user_images(&[("image/gif", ANIMATED_GIF)]);
     assert!(openai_json(&record)
