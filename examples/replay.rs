@@ -1,39 +1,60 @@
 //! Replays a stored record and prints what would be sent to a model.
 //!
 //! ```text
-//! cargo run --example replay -- [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [FILE|-]
+//! cargo run --example replay -- [--vision sees|blind] [--provider neutral|openai|anthropic|gemini]
+//!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]]
+//!     [FILE|-]
 //! ```
 //!
 //! Reads a record (a bare array of messages, or a conversation file) from FILE, from standard
-//! input for `-`, or, with no FILE, the sample conversation bundled with this example. Prints
-//! the replayed wire messages, or the provider's request fragment, as JSON on standard
-//! output. Bad input prints the error on standard error and exits 1; bad arguments print the
-//! usage and exit 2.
+//! input for `-`, or, with no FILE, the sample conversation bundled with this example. Without
+//! `--model`, prints the replayed wire messages, or the provider's history fragment; with
+//! `--model`, the whole request body for the provider. Bad input, and a body the provider
+//! would reject, print the error on standard error and exit 1; bad arguments print the usage
+//! and exit 2.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use transcript_replay::{anthropic, gemini, openai, parse_record, replay_messages, Vision};
+use serde::Serialize;
+use transcript_replay::{
+    anthropic, gemini, openai, parse_record, replay_messages, BodyError, StoredMessage, Turn,
+    Vision,
+};
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
 /// failed), and a turn killed mid-round.
 const SAMPLE: &str = include_str!("sample-conversation.json");
 
 const USAGE: &str = "\
-usage: replay [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [FILE|-]
+usage: replay [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [--pretty]
+              [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]]
+              [FILE|-]
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
-wire messages, or the provider's request fragment, as JSON.
+wire messages, the provider's history fragment, or, with --model, the provider's whole
+request body, as JSON.
 
   --vision sees|blind     whether the model views images (default: sees)
   --provider NAME         neutral, openai, anthropic or gemini (default: neutral)
+  --pretty                indent the JSON
+  --model NAME            print the whole request body for this model (a provider is
+                          needed); OpenAI and Anthropic take the model in the body, Gemini
+                          in the URL, so its body leaves it out
+  --system TEXT           the caller's system prompt (default: none)
+  --no-preamble           leave REPLAY_PREAMBLE out of the system text
+  --live FILE             the live turn: a record of messages not stored yet; - reads
+                          standard input
+  --max-tokens N          the reply's token limit: Anthropic's max_tokens (default 4096),
+                          OpenAI's max_completion_tokens, Gemini's
+                          generationConfig.maxOutputTokens (none by default)
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
 ";
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
     Neutral,
     OpenAi,
@@ -41,15 +62,27 @@ enum Output {
     Gemini,
 }
 
+#[derive(PartialEq, Eq)]
 enum Input {
     Sample,
     Stdin,
     File(PathBuf),
 }
 
+/// What `--model` asks for: a whole body.
+struct BodyOptions {
+    model: String,
+    system: String,
+    preamble: bool,
+    live: Option<Input>,
+    max_tokens: Option<u64>,
+}
+
 struct Options {
     vision: Vision,
     output: Output,
+    pretty: bool,
+    body: Option<BodyOptions>,
     input: Input,
 }
 
@@ -58,9 +91,18 @@ enum Args {
     Help,
 }
 
+/// Options the design names that later versions of this program will take.
+const NOT_YET: [&str; 4] = ["--cache", "--estimate", "--family", "--reply"];
+
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut vision = None;
     let mut output = None;
+    let mut pretty = false;
+    let mut model = None;
+    let mut system = None;
+    let mut no_preamble = false;
+    let mut live = None;
+    let mut max_tokens = None;
     let mut input = None;
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -69,79 +111,136 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
         let arg = match os_arg.to_str() {
             Some(arg) => arg.to_owned(),
             None if only_files || !os_arg.as_encoded_bytes().starts_with(b"-") => {
-                if input.replace(Input::File(PathBuf::from(os_arg))).is_some() {
-                    return Err("more than one FILE given".to_owned());
-                }
+                set(&mut input, Input::File(PathBuf::from(os_arg)), "FILE")?;
                 continue;
             }
             None => return Err(format!("unknown option {os_arg:?}")),
         };
+        if only_files || arg == "-" || !arg.starts_with('-') {
+            let source = if arg == "-" && !only_files {
+                Input::Stdin
+            } else {
+                Input::File(PathBuf::from(arg))
+            };
+            set(&mut input, source, "FILE")?;
+            continue;
+        }
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if !only_files && flag.starts_with("--") => {
-                (flag.to_owned(), Some(value.to_owned()))
+            Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
+            None => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            match inline.clone() {
+                Some(value) => Ok(value),
+                None => args
+                    .next()
+                    .ok_or_else(|| format!("{flag} needs a value"))?
+                    .into_string()
+                    .map_err(|value| format!("{flag} takes UTF-8, not {value:?}")),
             }
-            _ => (arg.clone(), None),
         };
         match flag.as_str() {
-            "-h" | "--help" if !only_files => return Ok(Args::Help),
-            "--" if !only_files => only_files = true,
-            "--vision" | "--provider" if !only_files => {
-                let value = match inline {
-                    Some(value) => value,
-                    None => args
-                        .next()
-                        .ok_or_else(|| format!("{flag} needs a value"))?
-                        .into_string()
-                        .map_err(|value| format!("{flag} takes UTF-8, not {value:?}"))?,
+            "-h" | "--help" => return Ok(Args::Help),
+            "--" => only_files = true,
+            "--vision" => {
+                let parsed = match value()?.as_str() {
+                    "sees" => Vision::Sees,
+                    "blind" => Vision::Blind,
+                    other => {
+                        return Err(format!("unknown vision {other:?}, expected sees or blind"))
+                    }
                 };
-                if flag == "--vision" {
-                    let parsed = match value.as_str() {
-                        "sees" => Vision::Sees,
-                        "blind" => Vision::Blind,
-                        other => {
-                            return Err(format!("unknown vision {other:?}, expected sees or blind"))
-                        }
-                    };
-                    if vision.replace(parsed).is_some() {
-                        return Err("--vision given twice".to_owned());
-                    }
-                } else {
-                    let parsed = match value.as_str() {
-                        "neutral" => Output::Neutral,
-                        "openai" => Output::OpenAi,
-                        "anthropic" => Output::Anthropic,
-                        "gemini" => Output::Gemini,
-                        other => {
-                            return Err(format!(
-                                "unknown provider {other:?}, expected neutral, openai, anthropic or gemini"
-                            ))
-                        }
-                    };
-                    if output.replace(parsed).is_some() {
-                        return Err("--provider given twice".to_owned());
-                    }
-                }
+                set(&mut vision, parsed, "--vision")?;
             }
-            unknown if !only_files && unknown.starts_with('-') && unknown != "-" => {
-                return Err(format!("unknown option {unknown:?}"));
+            "--provider" => {
+                let parsed = match value()?.as_str() {
+                    "neutral" => Output::Neutral,
+                    "openai" => Output::OpenAi,
+                    "anthropic" => Output::Anthropic,
+                    "gemini" => Output::Gemini,
+                    other => {
+                        return Err(format!(
+                        "unknown provider {other:?}, expected neutral, openai, anthropic or gemini"
+                    ))
+                    }
+                };
+                set(&mut output, parsed, "--provider")?;
             }
-            _ => {
-                let source = if arg == "-" && !only_files {
+            "--pretty" | "--no-preamble" if inline.is_some() => {
+                return Err(format!("{flag} takes no value"));
+            }
+            "--pretty" => pretty = true,
+            "--no-preamble" => no_preamble = true,
+            "--model" => set(&mut model, value()?, "--model")?,
+            "--system" => set(&mut system, value()?, "--system")?,
+            "--live" => {
+                let path = value()?;
+                let source = if path == "-" {
                     Input::Stdin
                 } else {
-                    Input::File(PathBuf::from(arg))
+                    Input::File(PathBuf::from(path))
                 };
-                if input.replace(source).is_some() {
-                    return Err("more than one FILE given".to_owned());
-                }
+                set(&mut live, source, "--live")?;
             }
+            "--max-tokens" => {
+                let text = value()?;
+                let parsed = text.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("--max-tokens takes a positive whole number, not {text:?}")
+                })?;
+                set(&mut max_tokens, parsed, "--max-tokens")?;
+            }
+            not_yet if NOT_YET.contains(&not_yet) => {
+                return Err(format!("{not_yet} is not supported by this version"));
+            }
+            unknown => return Err(format!("unknown option {unknown:?}")),
         }
     }
+    let output = output.unwrap_or(Output::Neutral);
+    let input = input.unwrap_or(Input::Sample);
+    let body = match model {
+        Some(model) => {
+            if output == Output::Neutral {
+                return Err("--model needs --provider openai, anthropic or gemini".to_owned());
+            }
+            if live == Some(Input::Stdin) && input == Input::Stdin {
+                return Err("the record and --live cannot both read standard input".to_owned());
+            }
+            Some(BodyOptions {
+                model,
+                system: system.unwrap_or_default(),
+                preamble: !no_preamble,
+                live,
+                max_tokens,
+            })
+        }
+        None => {
+            let body_only = [
+                ("--system", system.is_some()),
+                ("--no-preamble", no_preamble),
+                ("--live", live.is_some()),
+                ("--max-tokens", max_tokens.is_some()),
+            ];
+            if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
+                return Err(format!("{flag} needs --model"));
+            }
+            None
+        }
+    };
     Ok(Args::Run(Options {
         vision: vision.unwrap_or(Vision::Sees),
-        output: output.unwrap_or(Output::Neutral),
-        input: input.unwrap_or(Input::Sample),
+        output,
+        pretty,
+        body,
+        input,
     }))
+}
+
+/// Sets an option once; a second value is an error rather than a guess.
+fn set<T>(slot: &mut Option<T>, value: T, name: &str) -> Result<(), String> {
+    match slot.replace(value) {
+        Some(_) => Err(format!("{name} given twice")),
+        None => Ok(()),
+    }
 }
 
 fn read_input(input: &Input) -> Result<String, String> {
@@ -165,20 +264,108 @@ fn read_input(input: &Input) -> Result<String, String> {
     })
 }
 
+/// The caller's top-level fields, in the order they are written: the model where the body
+/// takes it, and the reply's token limit under the provider's name for it.
+#[derive(Serialize, Default)]
+struct Fields<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u64>,
+    #[serde(rename = "generationConfig", skip_serializing_if = "Option::is_none")]
+    generation_config: Option<GenerationConfig>,
+}
+
+#[derive(Serialize)]
+struct GenerationConfig {
+    #[serde(rename = "maxOutputTokens")]
+    max_output_tokens: u64,
+}
+
+fn fields(output: Output, options: &BodyOptions) -> Fields<'_> {
+    let model = Some(options.model.as_str());
+    match output {
+        Output::OpenAi => Fields {
+            model,
+            max_completion_tokens: options.max_tokens,
+            ..Fields::default()
+        },
+        Output::Anthropic => Fields {
+            model,
+            max_tokens: Some(options.max_tokens.unwrap_or(4096)),
+            ..Fields::default()
+        },
+        Output::Gemini => Fields {
+            generation_config: options
+                .max_tokens
+                .map(|max_output_tokens| GenerationConfig { max_output_tokens }),
+            ..Fields::default()
+        },
+        Output::Neutral => Fields::default(),
+    }
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize, pretty: bool) -> io::Result<()> {
+    let written = if pretty {
+        serde_json::to_writer_pretty(&mut *out, value)
+    } else {
+        serde_json::to_writer(&mut *out, value)
+    };
+    written.map_err(io::Error::from)?;
+    writeln!(out)
+}
+
 fn run(options: &Options) -> Result<(), String> {
     let json = read_input(&options.input)?;
     let record = parse_record(&json).map_err(|error| error.to_string())?;
-    let wire = replay_messages(&record, options.vision);
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let written = match options.output {
-        Output::Neutral => serde_json::to_writer(&mut out, &wire),
-        Output::OpenAi => serde_json::to_writer(&mut out, &openai::render(&wire)),
-        Output::Anthropic => serde_json::to_writer(&mut out, &anthropic::render(&wire)),
-        Output::Gemini => serde_json::to_writer(&mut out, &gemini::render(&wire)),
+    let written = match &options.body {
+        None => {
+            let wire = replay_messages(&record, options.vision);
+            match options.output {
+                Output::Neutral => write_json(&mut out, &wire, options.pretty),
+                Output::OpenAi => write_json(&mut out, &openai::render(&wire), options.pretty),
+                Output::Anthropic => {
+                    write_json(&mut out, &anthropic::render(&wire), options.pretty)
+                }
+                Output::Gemini => write_json(&mut out, &gemini::render(&wire), options.pretty),
+            }
+        }
+        Some(body) => {
+            let live: Vec<StoredMessage> = match &body.live {
+                Some(input) => parse_record(&read_input(input)?)
+                    .map_err(|error| format!("the live turn: {error}"))?,
+                None => Vec::new(),
+            };
+            let mut turn = Turn::new(&record)
+                .vision(options.vision)
+                .instructions(&body.system)
+                .live(&live)
+                .fields(&fields(options.output, body));
+            if !body.preamble {
+                turn = turn.without_preamble();
+            }
+            let bad = |error: BodyError| error.to_string();
+            match options.output {
+                Output::OpenAi => {
+                    write_json(&mut out, &openai::body(&turn).map_err(bad)?, options.pretty)
+                }
+                Output::Anthropic => write_json(
+                    &mut out,
+                    &anthropic::body(&turn).map_err(bad)?,
+                    options.pretty,
+                ),
+                Output::Gemini => {
+                    write_json(&mut out, &gemini::body(&turn).map_err(bad)?, options.pretty)
+                }
+                // parse_args refuses this already.
+                Output::Neutral => return Err("--model needs a provider".to_owned()),
+            }
+        }
     };
     written
-        .map_err(io::Error::from)
-        .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(|error| format!("cannot write the output: {error}"))
 }

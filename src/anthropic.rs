@@ -3,9 +3,30 @@
 //! Leading system messages become the `system` string, joined by a blank line; a system
 //! message after the first other message stays in place as a `user` message whose text begins
 //! `[System]: `. Content is always an array of `text` and `image` blocks. No text block is
-//! empty or white space only, and a final assistant message does not end in white space.
-//! Images go only in user messages, in the media types and size Anthropic takes; any other
-//! image becomes a marker that names Anthropic.
+//! empty or white space only. Images go only in user messages, in the media types and size
+//! Anthropic takes; an assistant turn's images (a tool's screenshots) are carried to the next
+//! user message; any other image becomes a marker that names Anthropic.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`](crate::Turn).
+//!
+//! # Sequencing, as found
+//!
+//! - Adjacent turns of one role are accepted and merged by the server: "Consecutive `user`
+//!   or `assistant` turns in your request will be combined into a single turn"
+//!   (<https://platform.claude.com/docs/en/api/messages>). The crate keeps one message per
+//!   wire message.
+//! - A first message of the `assistant` role: the first-party API accepts it, Bedrock answers
+//!   "messages: first message must use the \"user\" role"
+//!   (<https://github.com/anthropics/anthropic-sdk-typescript/issues/622>). The crate sends
+//!   the history as it is, since making it start on a user turn would invent or drop content.
+//! - A request that ends on an assistant turn is a prefill: the model continues it. Newer
+//!   models refuse it ("This model does not support assistant message prefill",
+//!   <https://github.com/cortexkit/magic-context/issues/511>), and its text must not end in
+//!   white space ("final assistant content cannot end with trailing whitespace",
+//!   <https://github.com/tailcallhq/forgecode/issues/1872>). [`body`] ends on an assistant
+//!   turn only when the turn asks for a prefill, and then trims that text alone.
+//! - `messages` must not be empty: [`body`] refuses a request with no conversation turn.
 //!
 //! ```
 //! use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
@@ -21,7 +42,7 @@
 //!     concat!(
 //!         r#"{"system":"Be brief.","messages":["#,
 //!         r#"{"role":"user","content":[{"type":"text","text":"Hi"}]},"#,
-//!         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!"}]}]}"#,
+//!         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!\n"}]}]}"#,
 //!     ),
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
@@ -29,8 +50,13 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::render::{self, Rules};
-use crate::{ImageLimits, Part, Provider, Text, WireMessage};
+use serde::ser::SerializeMap;
+
+use std::sync::Arc;
+
+use crate::body::{self, BodyError, Turns};
+use crate::render::{self, Rendered, Rules};
+use crate::{ImageLimits, Part, Provider, Text, Turn, WireMessage};
 
 /// The image media types Anthropic takes.
 ///
@@ -96,7 +122,10 @@ pub(crate) static RULES: Rules = Rules {
     image_role_rule: "Anthropic accepts images only in user messages",
     hoists_system: true,
     drops_blank_text: true,
-    trims_final_assistant: true,
+    // The server merges adjacent turns of one role itself (see the module docs).
+    merges_same_role: false,
+    takes_prefill: true,
+    body_keys: &["system", "messages"],
 };
 
 /// Renders wire messages as the `system` and `messages` of a Messages request.
@@ -133,20 +162,121 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
-    let rendered = render::render(messages, &RULES, limits);
+    let mut rendered = render::render(messages, &RULES, limits);
     Request {
-        system: rendered.system,
-        messages: rendered
-            .messages
+        system: rendered.system.take(),
+        messages: messages_of(rendered),
+    }
+}
+
+fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, content)| Message {
+            role: match role {
+                render::Role::System | render::Role::User => Role::User,
+                render::Role::Assistant => Role::Assistant,
+            },
+            content,
+        })
+        .collect()
+}
+
+/// Builds the whole body of a Messages request from a [`Turn`]:
+/// `{...fields, "system": [S, H], "messages": [history, live turn, appended]}`.
+///
+/// `system` holds up to two text blocks: S, the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
+/// messages; a block is left out when it is empty, and the field when both are. Add `model`
+/// and `max_tokens` as fields. Images of an assistant turn (a tool's screenshots) are carried
+/// to the next user message, history or live turn.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on an assistant turn and the turn asks for no
+/// prefill, when it would have no message, or when the caller's fields or appended messages
+/// are not what a body takes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{anthropic, parse_record, StoredMessage, Turn};
+///
+/// let record = parse_record(r#"[
+///   {"role": "system", "blocks": [{"type": "text", "text": "Summary: a.rs was read."}]},
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]},
+///   {"role": "assistant", "blocks": [{"type": "text", "text": "Yes."}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record)
+///     .instructions("Be brief.")
+///     .without_preamble()
+///     .live(&live)
+///     .fields(&json!({"model": "claude-sonnet-4-5", "max_tokens": 1024}));
+/// assert_eq!(
+///     serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"max_tokens":1024,"model":"claude-sonnet-4-5","#,
+///         r#""system":[{"type":"text","text":"Be brief."},{"type":"text","text":"Summary: a.rs was read."}],"#,
+///         r#""messages":[{"role":"user","content":[{"type":"text","text":"Is a.rs empty?"}]},"#,
+///         r#"{"role":"assistant","content":[{"type":"text","text":"Yes."}]},"#,
+///         r#"{"role":"user","content":[{"type":"text","text":"And b.rs?"}]}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    let mut assembled = body::assemble(turn, &RULES, &LIMITS)?;
+    let hoisted = assembled.rendered.system.take();
+    Ok(Body {
+        fields: assembled.fields,
+        system: assembled
+            .instructions
             .into_iter()
-            .map(|(role, content)| Message {
-                role: match role {
-                    render::Role::System | render::Role::User => Role::User,
-                    render::Role::Assistant => Role::Assistant,
-                },
-                content,
-            })
+            .chain(hoisted)
+            .map(Part::Text)
             .collect(),
+        messages: messages_of(assembled.rendered),
+        appended: assembled.appended,
+    })
+}
+
+/// The whole body of a Messages request, built by [`body`]; serialize it as the request.
+///
+/// ```
+/// use transcript_replay::{anthropic, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = anthropic::body(&Turn::new(&history))?;
+/// let json = serde_json::to_value(&body).unwrap();
+/// assert_eq!(json["system"][0]["type"], "text");
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    /// S and H as text blocks, each when there is one.
+    system: Vec<Part<'a>>,
+    messages: Vec<Message<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        if !self.system.is_empty() {
+            map.serialize_entry("system", &Blocks(&self.system))?;
+        }
+        map.serialize_entry(
+            "messages",
+            &Turns {
+                first: None,
+                rendered: &self.messages,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
     }
 }
 

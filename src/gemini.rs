@@ -2,10 +2,30 @@
 //!
 //! `assistant` becomes `model`. Leading system messages become `systemInstruction`, joined by
 //! a blank line; a system message after the first other message stays in place as a `user`
-//! turn whose text begins `[System]: `. Parts are `{"text"}` and
+//! turn whose text begins `[System]: `. Adjacent turns of one role are merged into one (their
+//! parts in order, adjacent texts joined by a blank line). Parts are `{"text"}` and
 //! `{"inlineData":{"mimeType","data"}}`, never an empty or white-space-only text, never an
 //! empty `parts`. Images go in user and model turns, in the media types and size Gemini takes;
 //! any other image becomes a marker that names Gemini.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`](crate::Turn).
+//!
+//! # Sequencing, as found
+//!
+//! - Adjacent contents of one role are rejected: "Please ensure that multiturn requests
+//!   alternate between user and model"
+//!   (<https://github.com/NousResearch/hermes-agent/issues/55125>,
+//!   <https://github.com/earendil-works/pi/issues/2295>). Every turn the crate renders is
+//!   merged with an adjacent one of its role, across history and live turn; a caller's
+//!   appended message next to a turn of its own role is an error, since it is sent as it is.
+//! - A request that ends on a `model` turn is rejected ("…ends with a user role or a function
+//!   response"; reports in the field notes of this crate's design, e.g.
+//!   <https://github.com/NousResearch/hermes-agent/issues/55623>): [`body`] refuses it.
+//! - `contents` must not be empty ("contents is not specified"): [`body`] refuses a request
+//!   with no conversation turn.
+//! - A first `model` turn: no documented rule; some integrations drop it
+//!   (<https://github.com/AstrBotDevs/AstrBot/pull/1374>). The crate sends the history as it is.
 //!
 //! ```
 //! use transcript_replay::{gemini, parse_record, replay_messages, Vision};
@@ -29,8 +49,13 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::render::{self, Rules};
-use crate::{ImageLimits, Part, Provider, Text, WireMessage};
+use serde::ser::SerializeMap;
+
+use std::sync::Arc;
+
+use crate::body::{self, BodyError, Turns};
+use crate::render::{self, Rendered, Rules};
+use crate::{ImageLimits, Part, Provider, Text, Turn, WireMessage};
 
 /// The image media types Gemini takes.
 ///
@@ -81,7 +106,9 @@ pub(crate) static RULES: Rules = Rules {
     image_role_rule: "Gemini does not accept images in system instructions",
     hoists_system: true,
     drops_blank_text: true,
-    trims_final_assistant: false,
+    merges_same_role: true,
+    takes_prefill: false,
+    body_keys: &["systemInstruction", "system_instruction", "contents"],
 };
 
 /// Renders wire messages as the `systemInstruction` and `contents` of a generateContent
@@ -117,20 +144,109 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
-    let rendered = render::render(messages, &RULES, limits);
+    let mut rendered = render::render(messages, &RULES, limits);
     Request {
-        system_instruction: rendered.system,
-        contents: rendered
-            .messages
-            .into_iter()
-            .map(|(role, parts)| Content {
-                role: match role {
-                    render::Role::System | render::Role::User => Role::User,
-                    render::Role::Assistant => Role::Model,
-                },
-                parts,
-            })
-            .collect(),
+        system_instruction: rendered.system.take(),
+        contents: contents_of(rendered),
+    }
+}
+
+fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, parts)| Content {
+            role: match role {
+                render::Role::System | render::Role::User => Role::User,
+                render::Role::Assistant => Role::Model,
+            },
+            parts,
+        })
+        .collect()
+}
+
+/// Builds the whole body of a generateContent request from a [`Turn`]:
+/// `{...fields, "systemInstruction": {"parts": [S, H]}, "contents": [history, live turn,
+/// appended]}`. The model goes in the URL, not the body.
+///
+/// `systemInstruction` holds up to two text parts: S, the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
+/// messages; a part is left out when it is empty, and the field when both are. Adjacent turns
+/// of one role are merged across the whole request: history, live turn, and later system
+/// messages rendered as user turns.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on a model turn, when it would have no content,
+/// when a caller's appended message would stand next to a turn of its own role, or when the
+/// caller's fields or appended messages are not what a body takes.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, StoredMessage, Turn};
+///
+/// // The history ends on a user turn whose answer never came; the live turn merges with it.
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record).instructions("Be brief.").without_preamble().live(&live);
+/// assert_eq!(
+///     serde_json::to_string(&gemini::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"systemInstruction":{"parts":[{"text":"Be brief."}]},"#,
+///         r#""contents":[{"role":"user","parts":[{"text":"Is a.rs empty?\n\nAnd b.rs?"}]}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    let mut assembled = body::assemble(turn, &RULES, &LIMITS)?;
+    let hoisted = assembled.rendered.system.take();
+    Ok(Body {
+        fields: assembled.fields,
+        system: assembled.instructions.into_iter().chain(hoisted).collect(),
+        contents: contents_of(assembled.rendered),
+        appended: assembled.appended,
+    })
+}
+
+/// The whole body of a generateContent request, built by [`body`]; serialize it as the
+/// request.
+///
+/// ```
+/// use transcript_replay::{gemini, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = gemini::body(&Turn::new(&history))?;
+/// let json = serde_json::to_value(&body).unwrap();
+/// assert!(json["systemInstruction"]["parts"][0]["text"].is_string());
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    /// S and H, each when there is one.
+    system: Vec<Text<'a>>,
+    contents: Vec<Content<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        if !self.system.is_empty() {
+            map.serialize_entry("systemInstruction", &SystemInstruction(&self.system))?;
+        }
+        map.serialize_entry(
+            "contents",
+            &Turns {
+                first: None,
+                rendered: &self.contents,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
     }
 }
 
@@ -161,7 +277,10 @@ impl Serialize for Request<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut request = serializer.serialize_struct("Request", 2)?;
         match &self.system_instruction {
-            Some(text) => request.serialize_field("systemInstruction", &SystemInstruction(text))?,
+            Some(text) => request.serialize_field(
+                "systemInstruction",
+                &SystemInstruction(std::slice::from_ref(text)),
+            )?,
             None => request.skip_field("systemInstruction")?,
         }
         request.serialize_field("contents", &self.contents)?;
@@ -169,13 +288,22 @@ impl Serialize for Request<'_> {
     }
 }
 
-struct SystemInstruction<'p, 'a>(&'p Text<'a>);
+/// `{"parts": [{"text": ...}, ...]}`: a Content of text parts, without a role.
+struct SystemInstruction<'p, 'a>(&'p [Text<'a>]);
 
 impl Serialize for SystemInstruction<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut content = serializer.serialize_struct("Content", 1)?;
-        content.serialize_field("parts", &[TextPart(self.0)])?;
+        content.serialize_field("parts", &TextParts(self.0))?;
         content.end()
+    }
+}
+
+struct TextParts<'p, 'a>(&'p [Text<'a>]);
+
+impl Serialize for TextParts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(TextPart))
     }
 }
 

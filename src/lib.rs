@@ -66,6 +66,7 @@
 #![warn(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod anthropic;
+mod body;
 mod error;
 pub mod gemini;
 mod image;
@@ -77,6 +78,7 @@ mod replay;
 mod signature;
 mod wire;
 
+pub use crate::body::{BodyError, Turn};
 pub use crate::error::Error;
 pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};

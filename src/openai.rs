@@ -33,8 +33,11 @@ use std::fmt;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
-use crate::render::{self, Role, Rules};
-use crate::{Image, ImageLimits, Part, Provider, WireMessage, WireRole};
+use std::sync::Arc;
+
+use crate::body::{self, BodyError, Turns};
+use crate::render::{self, Rendered, Role, Rules};
+use crate::{Image, ImageLimits, Part, Provider, Turn, WireMessage, WireRole};
 
 /// The image media types OpenAI takes.
 ///
@@ -80,7 +83,10 @@ pub(crate) static RULES: Rules = Rules {
     image_role_rule: "OpenAI accepts images only in user messages",
     hoists_system: false,
     drops_blank_text: false,
-    trims_final_assistant: false,
+    // OpenAI takes adjacent messages of one role.
+    merges_same_role: false,
+    takes_prefill: false,
+    body_keys: &["messages"],
 };
 
 /// Renders wire messages as the `messages` of a Chat Completions request: one OpenAI message
@@ -120,20 +126,111 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
-    let rendered = render::render(messages, &RULES, limits);
     Request {
-        messages: rendered
-            .messages
-            .into_iter()
-            .map(|(role, content)| Message {
-                role: match role {
-                    Role::System => WireRole::System,
-                    Role::User => WireRole::User,
-                    Role::Assistant => WireRole::Assistant,
-                },
-                content,
-            })
-            .collect(),
+        messages: messages_of(render::render(messages, &RULES, limits)),
+    }
+}
+
+fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, content)| Message {
+            role: match role {
+                Role::System => WireRole::System,
+                Role::User => WireRole::User,
+                Role::Assistant => WireRole::Assistant,
+            },
+            content,
+        })
+        .collect()
+}
+
+/// Builds the whole body of a Chat Completions request from a [`Turn`]:
+/// `{...fields, "messages": [S, history, live turn, appended]}`.
+///
+/// The system text S (the caller's instructions and [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE))
+/// is a first `system` message; the history's own system messages stay in place. Images of an
+/// assistant turn (a tool's screenshots) are carried to the next user message, which is the
+/// only place OpenAI takes them. Adjacent messages of one role are left as they are: OpenAI
+/// takes them.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on an assistant turn (there is nothing for the
+/// model to answer; OpenAI has no prefill), when it would have no message at all, or when the
+/// caller's fields or appended messages are not what a body takes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{openai, parse_record, StoredMessage, Turn};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]},
+///   {"role": "assistant", "blocks": [{"type": "text", "text": "Yes."}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record)
+///     .instructions("Be brief.")
+///     .without_preamble()
+///     .live(&live)
+///     .fields(&json!({"model": "gpt-4.1"}));
+/// assert_eq!(
+///     serde_json::to_string(&openai::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"model":"gpt-4.1","messages":[{"role":"system","content":"Be brief."},"#,
+///         r#"{"role":"user","content":"Is a.rs empty?"},{"role":"assistant","content":"Yes."},"#,
+///         r#"{"role":"user","content":"And b.rs?"}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    let assembled = body::assemble(turn, &RULES, &LIMITS)?;
+    Ok(Body {
+        fields: assembled.fields,
+        system: assembled.instructions.map(|text| Message {
+            role: WireRole::System,
+            content: vec![Part::Text(text)],
+        }),
+        messages: messages_of(assembled.rendered),
+        appended: assembled.appended,
+    })
+}
+
+/// The whole body of a Chat Completions request, built by [`body`]; serialize it as the
+/// request.
+///
+/// ```
+/// use transcript_replay::{openai, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = openai::body(&Turn::new(&history))?;
+/// let json = serde_json::to_value(&body).unwrap();
+/// assert_eq!(json["messages"][0]["role"], "system");
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    system: Option<Message<'a>>,
+    messages: Vec<Message<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        map.serialize_entry(
+            "messages",
+            &Turns {
+                first: self.system.as_ref(),
+                rendered: &self.messages,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
     }
 }
 

@@ -53,7 +53,9 @@ pub(crate) struct Rules {
     pub(crate) media_types: &'static [&'static str],
     /// Whether the provider refuses GIFs of more than one frame.
     pub(crate) refuses_animated_gifs: bool,
-    /// Whether a message of this role may carry a native image.
+    /// Whether a message of this role may carry a native image. A provider that takes images
+    /// in user messages but not in assistant ones gets an assistant turn's images (a tool's
+    /// screenshots) carried to the next user message.
     pub(crate) images_in: fn(Role) -> bool,
     /// Where the provider takes images, as a marker says it.
     pub(crate) image_role_rule: &'static str,
@@ -64,8 +66,22 @@ pub(crate) struct Rules {
     /// Whether text parts that are white space only are left out, for a provider that
     /// rejects them.
     pub(crate) drops_blank_text: bool,
-    /// Whether a final assistant message must not end in white space.
-    pub(crate) trims_final_assistant: bool,
+    /// Whether adjacent turns of the same role are merged into one, for a provider that
+    /// rejects them.
+    pub(crate) merges_same_role: bool,
+    /// Whether a whole request may end on an assistant turn that the model continues (a
+    /// prefill).
+    pub(crate) takes_prefill: bool,
+    /// The top-level keys of a whole request that the crate writes, which a caller's own
+    /// fields must not repeat.
+    pub(crate) body_keys: &'static [&'static str],
+}
+
+impl Rules {
+    /// Whether an assistant turn's images travel to the next user message.
+    fn carries_images_forward(&self) -> bool {
+        (self.images_in)(Role::User) && !(self.images_in)(Role::Assistant)
+    }
 }
 
 /// How many images, and how large, a provider takes in one request.
@@ -112,13 +128,15 @@ pub(crate) struct Rendered<'a> {
 }
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
-/// leading system messages that the provider takes in its system field.
+/// leading system messages that the provider takes in its system field and, for a provider
+/// that rejects them, adjacent turns of the same role, merged into one.
 pub(crate) fn render<'a>(
     messages: &[WireMessage<'a>],
     rules: &Rules,
     limits: &ImageLimits,
 ) -> Rendered<'a> {
-    let mut verdicts = image_verdicts(messages, rules, limits).into_iter();
+    let landings = landings(messages, rules);
+    let mut verdicts = image_verdicts(messages, &landings, rules, limits).into_iter();
     let leading = if rules.hoists_system {
         messages
             .iter()
@@ -132,33 +150,43 @@ pub(crate) fn render<'a>(
         [] => None,
         hoisted => Some(join_system(hoisted, rules, &mut verdicts)),
     };
-    let mut rendered: Vec<(Role, Vec<Part<'a>>)> = rest
-        .iter()
-        .map(|message| {
-            let role = role_of(message.role);
-            let mut parts = adapt(&message.content, rules, &mut verdicts);
-            match (role, rules.hoists_system) {
-                (Role::System, true) => {
-                    if let Some(Part::Text(text)) = parts.first_mut() {
-                        text.label_as_system();
-                    }
-                    (Role::User, parts)
+    let mut carried = Vec::new();
+    let mut rendered: Vec<(Role, Vec<Part<'a>>)> = Vec::with_capacity(rest.len());
+    for message in rest {
+        let role = role_of(message.role);
+        let mut parts = adapt(message, rules, &mut verdicts, &mut carried);
+        let role = match (role, rules.hoists_system) {
+            (Role::System, true) => {
+                if let Some(Part::Text(text)) = parts.first_mut() {
+                    text.label_as_system();
                 }
-                (Role::System | Role::User | Role::Assistant, _) => (role, parts),
+                Role::User
             }
-        })
-        .collect();
-    if rules.trims_final_assistant {
-        if let Some((Role::Assistant, parts)) = rendered.last_mut() {
-            if let Some(Part::Text(text)) = parts.last_mut() {
-                text.trim_end();
+            (Role::System | Role::User | Role::Assistant, _) => role,
+        };
+        match rendered.last_mut() {
+            Some((last, previous)) if rules.merges_same_role && *last == role => {
+                join_parts(previous, parts);
             }
+            Some(_) | None => rendered.push((role, parts)),
         }
     }
     Rendered {
         system,
         messages: rendered,
     }
+}
+
+/// Appends the parts of a turn to the turn before it, of the same role: adjacent text parts
+/// join by the join rule, as if they had come in one message.
+fn join_parts<'a>(previous: &mut Vec<Part<'a>>, parts: Vec<Part<'a>>) {
+    let mut parts = parts.into_iter();
+    match (previous.last_mut(), parts.next()) {
+        (Some(Part::Text(last)), Some(Part::Text(first))) => last.join(first),
+        (_, Some(first)) => previous.push(first),
+        (_, None) => {}
+    }
+    previous.extend(parts);
 }
 
 /// The leading system messages as one text, each message adapted on its own (so a blank one
@@ -170,7 +198,7 @@ fn join_system<'a>(
 ) -> Text<'a> {
     let mut pieces = Vec::new();
     for message in hoisted {
-        for part in adapt(&message.content, rules, verdicts) {
+        for part in adapt(message, rules, verdicts, &mut Vec::new()) {
             match part {
                 Part::Text(text) => pieces.extend_from_slice(text.pieces()),
                 // No provider takes images in a system message; `verdict` already said so.
@@ -184,16 +212,28 @@ fn join_system<'a>(
     Text::from_pieces(pieces)
 }
 
-/// Re-builds one message's content under the provider's rules: each image as its verdict
-/// says, native or a marker that names the provider, and text parts that are white space
+/// An image carried from an assistant turn to the next user message: its stored media type
+/// (which the text before it names, as the marker it left behind does) and the image sent.
+type Carried<'a> = (&'a str, Image<'a>);
+
+/// Re-builds one message's content under the provider's rules: images carried from earlier
+/// assistant turns first (in a user message), then each image as its verdict says (native,
+/// carried forward, or a marker that names the provider), and text parts that are white space
 /// only left out where the provider rejects them (blank pieces within a text part stay).
 fn adapt<'a>(
-    parts: &[Part<'a>],
+    message: &WireMessage<'a>,
     rules: &Rules,
     verdicts: &mut impl Iterator<Item = Verdict<'a>>,
+    carried: &mut Vec<Carried<'a>>,
 ) -> Vec<Part<'a>> {
     let mut content = Content::new();
-    for part in parts {
+    if message.role == WireRole::User {
+        for (media_type, image) in carried.drain(..) {
+            content.push_piece(Piece::ImageFromEarlierTurn { media_type });
+            content.push_image(image);
+        }
+    }
+    for part in &message.content {
         match part {
             Part::Text(text) => {
                 for &piece in text.pieces() {
@@ -203,8 +243,19 @@ fn adapt<'a>(
             Part::Image(image) => {
                 // One verdict per image, in the same order; a missing one cannot happen, and
                 // would still only withhold the image.
-                match verdicts.next().unwrap_or(Err(Reason::Role(rules.provider))) {
-                    Ok(image) => content.push_image(image),
+                let verdict = verdicts.next().unwrap_or(Err(Reason::Role(rules.provider)));
+                match verdict {
+                    Ok(native)
+                        if message.role == WireRole::Assistant
+                            && rules.carries_images_forward() =>
+                    {
+                        carried.push((image.media_type(), native));
+                        content.push_piece(Piece::ImageNotShown {
+                            media_type: image.media_type(),
+                            reason: Reason::ShownInNextUserMessage,
+                        });
+                    }
+                    Ok(native) => content.push_image(native),
                     Err(reason) => content.push_piece(Piece::ImageNotShown {
                         media_type: image.media_type(),
                         reason,
@@ -224,6 +275,26 @@ fn role_of(role: WireRole) -> Role {
     }
 }
 
+/// Whether each message's images can be sent natively somewhere in the request: in the
+/// message itself when the provider takes images in its role, or, for an assistant turn of a
+/// provider that takes them only in user messages, in the next user message, if one follows.
+fn landings(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<bool> {
+    let mut user_follows = false;
+    let mut landings: Vec<bool> = messages
+        .iter()
+        .rev()
+        .map(|message| {
+            let role = role_of(message.role);
+            let lands = (rules.images_in)(role)
+                || (role == Role::Assistant && rules.carries_images_forward() && user_follows);
+            user_follows |= message.role == WireRole::User;
+            lands
+        })
+        .collect();
+    landings.reverse();
+    landings
+}
+
 /// An image as the provider will take it, or why it cannot.
 type Verdict<'a> = Result<Image<'a>, Reason>;
 
@@ -231,14 +302,16 @@ type Verdict<'a> = Result<Image<'a>, Reason>;
 /// then the request's limits, which keep the newest images and withhold the oldest.
 fn image_verdicts<'a>(
     messages: &[WireMessage<'a>],
+    landings: &[bool],
     rules: &Rules,
     limits: &ImageLimits,
 ) -> Vec<Verdict<'a>> {
     let mut verdicts: Vec<(Verdict<'a>, Option<(u32, u32)>)> = messages
         .iter()
-        .flat_map(|message| {
+        .zip(landings)
+        .flat_map(|(message, &lands)| {
             message.content.iter().filter_map(move |part| match part {
-                Part::Image(image) => Some(verdict(image, role_of(message.role), rules, limits)),
+                Part::Image(image) => Some(verdict(image, lands, rules, limits)),
                 Part::Text(_) => None,
             })
         })
@@ -290,13 +363,14 @@ fn image_verdicts<'a>(
     verdicts.into_iter().map(|(verdict, _)| verdict).collect()
 }
 
-/// The verdict on one image on its own, with its pixel size where its header gives one.
+/// The verdict on one image on its own, with its pixel size where its header gives one;
+/// `lands` says whether the request has a message where the provider takes it.
 ///
 /// The media type sent is the one the bytes have, as the provider spells it; bytes that are
 /// no image the provider can read become a marker.
 fn verdict<'a>(
     image: &Image<'a>,
-    role: Role,
+    lands: bool,
     rules: &Rules,
     limits: &ImageLimits,
 ) -> (Verdict<'a>, Option<(u32, u32)>) {
@@ -308,7 +382,7 @@ fn verdict<'a>(
             .copied()
             .find(|accepted| accepted.eq_ignore_ascii_case(media_type))
     };
-    if !(rules.images_in)(role) {
+    if !lands {
         return (Err(Reason::Role(provider)), None);
     }
     let Some(signature) = signature::read(image.data()) else {

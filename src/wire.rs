@@ -145,9 +145,6 @@ impl Serialize for Part<'_> {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Text<'a> {
     pieces: Vec<Piece<'a>>,
-    /// Begins the text with `[System]: `: a system message a provider takes only as a user
-    /// turn says what it was.
-    system_label: bool,
     /// Leaves out trailing white space, for a provider that rejects it.
     trim_end: bool,
 }
@@ -155,8 +152,34 @@ pub struct Text<'a> {
 /// The separator of the join rule: consecutive text pieces are joined by a blank line.
 const SEPARATOR: &str = "\n\n";
 
-/// What a system message rendered in place as a user turn begins with.
-const SYSTEM_LABEL: &str = "[System]: ";
+/// A caller's own text as a text part, such as the live turn's question or a system prompt:
+/// one [`Piece::Text`], borrowed.
+///
+/// ```
+/// use transcript_replay::{Part, Piece, Text};
+///
+/// let text = Text::from("Is a.rs empty?");
+/// assert_eq!(text.pieces(), [Piece::Text("Is a.rs empty?")]);
+/// assert_eq!(serde_json::to_string(&Part::Text(text)).unwrap(), r#"{"type":"text","text":"Is a.rs empty?"}"#);
+/// ```
+impl<'a> From<&'a str> for Text<'a> {
+    fn from(text: &'a str) -> Self {
+        Text::from_pieces(vec![Piece::Text(text)])
+    }
+}
+
+/// A caller's own text as a part.
+///
+/// ```
+/// use transcript_replay::Part;
+///
+/// assert!(matches!(Part::from("Go on."), Part::Text(_)));
+/// ```
+impl<'a> From<&'a str> for Part<'a> {
+    fn from(text: &'a str) -> Self {
+        Part::Text(Text::from(text))
+    }
+}
 
 impl<'a> Text<'a> {
     /// The pieces this text is made of, in order.
@@ -174,33 +197,54 @@ impl<'a> Text<'a> {
         &self.pieces
     }
 
-    /// A text of the given pieces, which must not be empty.
-    pub(crate) fn from_pieces(pieces: Vec<Piece<'a>>) -> Self {
+    /// A text of the given pieces, joined by the join rule.
+    ///
+    /// ```
+    /// use transcript_replay::{Piece, Text};
+    ///
+    /// let text = Text::from_pieces(vec![Piece::Text("Be brief."), Piece::Text("Be kind.")]);
+    /// assert_eq!(text.to_string(), "Be brief.\n\nBe kind.");
+    /// ```
+    pub fn from_pieces(pieces: Vec<Piece<'a>>) -> Self {
         Text {
             pieces,
-            system_label: false,
             trim_end: false,
         }
     }
 
+    /// Begins the text with `[System]: `: a system message that a provider takes only as a
+    /// user turn says what it was.
     pub(crate) fn label_as_system(&mut self) {
-        self.system_label = true;
+        self.pieces.insert(0, Piece::SystemLabel);
+    }
+
+    /// Joins another text after this one, by the join rule: one text part, as if their
+    /// pieces had come in one message.
+    pub(crate) fn join(&mut self, other: Text<'a>) {
+        self.pieces.extend(other.pieces);
+        self.trim_end |= other.trim_end;
     }
 
     pub(crate) fn trim_end(&mut self) {
         self.trim_end = true;
     }
 
+    /// Whether the text is white space only, and so no content a provider will take.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.pieces.iter().all(Piece::is_blank)
+    }
+
+    /// The join rule, the one place it lives: pieces joined by a blank line, except that the
+    /// system label runs straight into the piece it labels.
     fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        if self.system_label {
-            out.write_str(SYSTEM_LABEL)?;
-        }
-        let mut pieces = self.pieces.iter();
-        if let Some(first) = pieces.next() {
-            write!(out, "{first}")?;
-        }
-        for piece in pieces {
-            write!(out, "{SEPARATOR}{piece}")?;
+        let mut previous: Option<&Piece<'_>> = None;
+        for piece in &self.pieces {
+            match previous {
+                None | Some(Piece::SystemLabel) => {}
+                Some(_) => out.write_str(SEPARATOR)?,
+            }
+            write!(out, "{piece}")?;
+            previous = Some(piece);
         }
         Ok(())
     }
@@ -313,6 +357,16 @@ pub enum Piece<'a> {
     },
     /// A message that yields nothing else: `[Empty message]`.
     EmptyMessage,
+    /// `[System]: `, which begins a system message that a provider takes only as a user
+    /// turn; it runs straight into the piece after it, with no separator.
+    SystemLabel,
+    /// `[Image ({media_type}) from an earlier turn]`: stands before an image that a provider
+    /// takes only in user messages, carried from an assistant turn (a tool's screenshot) to
+    /// the next user message.
+    ImageFromEarlierTurn {
+        /// The stored media type.
+        media_type: &'a str,
+    },
 }
 
 impl Piece<'_> {
@@ -324,7 +378,9 @@ impl Piece<'_> {
             | Piece::ToolResult { .. }
             | Piece::Reasoning(_)
             | Piece::ImageNotShown { .. }
-            | Piece::EmptyMessage => false,
+            | Piece::EmptyMessage
+            | Piece::SystemLabel
+            | Piece::ImageFromEarlierTurn { .. } => false,
         }
     }
 }
@@ -350,6 +406,12 @@ impl fmt::Display for Piece<'_> {
                 reason.describe(media_type)
             ),
             Piece::EmptyMessage => f.write_str("[Empty message]"),
+            Piece::SystemLabel => f.write_str("[System]: "),
+            Piece::ImageFromEarlierTurn { media_type } => write!(
+                f,
+                "[Image ({}) from an earlier turn]",
+                ShownMediaType(media_type)
+            ),
         }
     }
 }
@@ -440,6 +502,10 @@ pub enum Reason {
         /// How much base64 text the images of one request may add up to.
         limit: usize,
     },
+    /// `it is shown in the next user message`: an image of an assistant turn (a tool's
+    /// screenshot), for a provider that takes images only in user messages, carried natively
+    /// to the start of the next user message of the request.
+    ShownInNextUserMessage,
 }
 
 impl Reason {
@@ -508,6 +574,7 @@ impl fmt::Display for Described<'_> {
                 "the request already carries {provider}'s {} of image data",
                 Megabytes(limit)
             ),
+            Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
         }
     }
 }
@@ -626,7 +693,7 @@ impl<'a> Content<'a> {
         self.end_text();
         if drop_blank {
             self.parts.retain(|part| match part {
-                Part::Text(text) => !text.pieces.iter().all(Piece::is_blank),
+                Part::Text(text) => !text.is_blank(),
                 Part::Image(_) => true,
             });
         }

@@ -188,7 +188,7 @@ fn cases() -> Vec<Case> {
             ),
         ),
         case(
-            "anthropic: a final assistant message does not end in white space",
+            "anthropic: a history's last assistant message keeps its white space, since the live turn follows it",
             Anthropic,
             sees,
             record(&[
@@ -201,7 +201,7 @@ fn cases() -> Vec<Case> {
                     ],
                 ),
             ]),
-            r#"{"messages":[{"role":"assistant","content":[{"type":"text","text":"kept \n"}]},{"role":"assistant","content":[{"type":"text","text":"last\n\nResult (ls):"}]}]}"#,
+            r#"{"messages":[{"role":"assistant","content":[{"type":"text","text":"kept \n"}]},{"role":"assistant","content":[{"type":"text","text":"last\n\nResult (ls):  \n "}]}]}"#,
         ),
         case(
             "anthropic: images only in user messages",
@@ -260,7 +260,7 @@ fn cases() -> Vec<Case> {
             Gemini,
             sees,
             record(&[message("user", &[&text("u")]), message("system", &[PNG])]),
-            r#"{"contents":[{"role":"user","parts":[{"text":"u"}]},{"role":"user","parts":[{"text":"[System]: [Image (image/png) not shown: Gemini does not accept images in system instructions]"}]}]}"#,
+            r#"{"contents":[{"role":"user","parts":[{"text":"u\n\n[System]: [Image (image/png) not shown: Gemini does not accept images in system instructions]"}]}]}"#,
         ),
         case(
             "gemini: no empty or white-space-only text part",
@@ -334,7 +334,7 @@ fn an_image_over_the_provider_limit_is_a_marker_that_says_so() {
 }
 
 #[test]
-fn renderers_keep_one_message_per_wire_message_but_hoisted_system_ones() {
+fn renderers_keep_one_message_per_wire_message_but_hoisted_system_ones_and_gemini_merges() {
     let record = parse_record(&record(&[
         message("system", &[&text("s")]),
         message("user", &[&text("u")]),
@@ -345,5 +345,12 @@ fn renderers_keep_one_message_per_wire_message_but_hoisted_system_ones() {
     let wire = replay_messages(&record, Vision::Sees);
     assert_eq!(openai::render(&wire).messages.len(), 4);
     assert_eq!(anthropic::render(&wire).messages.len(), 3);
-    assert_eq!(gemini::render(&wire).contents.len(), 3);
+    // Gemini rejects adjacent turns of one role: the later system message, a user turn
+    // there, merges with the user message before it.
+    let contents = gemini::render(&wire).contents;
+    assert_eq!(contents.len(), 2);
+    assert_eq!(
+        serde_json::to_string(&contents[0]).unwrap(),
+        r#"{"role":"user","parts":[{"text":"u\n\n[System]: s2"}]}"#
+    );
 }

@@ -155,6 +155,21 @@ fn gemini_rules(fragment: &Value) -> Vec<String> {
     if let Some(system) = fragment.get("systemInstruction") {
         contents.push(("systemInstruction".to_owned(), system));
     }
+    let roles: Vec<&Value> = fragment["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|content| &content["role"])
+        .collect();
+    for (index, pair) in roles.windows(2).enumerate() {
+        if pair[0] == pair[1] {
+            broken.push(format!(
+                "contents {index} and {}: two {} turns in a row",
+                index + 1,
+                pair[0]
+            ));
+        }
+    }
     for (name, content) in contents {
         let role = content.get("role").and_then(Value::as_str);
         if name != "systemInstruction" && !matches!(role, Some("user" | "model")) {
@@ -237,11 +252,11 @@ fn problems(specs: &Specs, record: &[StoredMessage]) -> Vec<String> {
                 "anthropic" => {
                     request["model"] = json!("claude-sonnet-4-5");
                     request["max_tokens"] = json!(1024);
-                    request["messages"]
-                        .as_array_mut()
-                        .unwrap()
-                        .push(next_turn.clone());
-                    (&specs.anthropic, anthropic_rules(&fragment))
+                    request["messages"].as_array_mut().unwrap().push(
+                        json!({"role": "user", "content": [{"type": "text", "text": "Go on."}]}),
+                    );
+                    // A fragment's last assistant message is not final: the live turn follows.
+                    (&specs.anthropic, anthropic_rules(&request))
                 }
                 _ => {
                     request["model"] = json!("models/gemini-2.5-flash");
@@ -310,6 +325,11 @@ fn the_schemas_reject_what_the_renderers_must_never_emit() {
     )
     .is_empty());
     assert!(!gemini_rules(&json!({"contents": [{"role": "assistant", "parts": []}]})).is_empty());
+    assert!(!gemini_rules(&json!({"contents": [
+        {"role": "user", "parts": [{"text": "a"}]},
+        {"role": "user", "parts": [{"text": "b"}]}
+    ]}))
+    .is_empty());
     assert!(!gemini_rules(
         &json!({"contents": [{"role": "user", "parts": [{"text": "a", "inlineData": {}}]}]})
     )
