@@ -8,7 +8,7 @@
 //! user message; any other image becomes a marker that names Anthropic.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`](crate::Turn).
+//! [`Turn`].
 //!
 //! # Sequencing, as found
 //!

@@ -188,7 +188,7 @@ impl<'a> Turn<'a> {
     /// let clash = Turn::new(&history).fields(&json!({"messages": []}));
     /// assert_eq!(
     ///     openai::body(&clash).unwrap_err().to_string(),
-    ///     "the caller's field `messages` is one the crate writes in an OpenAI request",
+    ///     "the caller's field `messages` is one the crate writes in a request to OpenAI",
     /// );
     /// ```
     #[must_use]
@@ -408,7 +408,7 @@ impl fmt::Display for Kind {
             Kind::DuplicateField(key) => write!(f, "the caller's field `{key}` is given twice"),
             Kind::ReservedField { provider, key } => write!(
                 f,
-                "the caller's field `{key}` is one the crate writes in an {provider} request"
+                "the caller's field `{key}` is one the crate writes in a request to {provider}"
             ),
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")

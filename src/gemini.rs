@@ -9,7 +9,7 @@
 //! any other image becomes a marker that names Gemini.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`](crate::Turn).
+//! [`Turn`].
 //!
 //! # Sequencing, as found
 //!

@@ -236,3 +236,142 @@ fn a_file_name_or_option_that_is_not_utf8_never_panics() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("usage: replay"));
     }
 }
+
+#[test]
+fn with_model_it_prints_the_whole_body_for_the_provider() {
+    let record = r#"[{"role":"system","blocks":[{"type":"text","text":"Summary."}]},
+        {"role":"user","blocks":[{"type":"text","text":"Hi"}]},
+        {"role":"assistant","blocks":[{"type":"text","text":"Hello!"}]}]"#;
+    let dir = std::env::temp_dir().join(format!("replay-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let live = dir.join("live.json");
+    std::fs::write(
+        &live,
+        r#"[{"role":"user","blocks":[{"type":"text","text":"Bye"}]}]"#,
+    )
+    .unwrap();
+    let live = live.to_str().unwrap();
+    let args = |provider: &'static str| {
+        vec![
+            "--provider",
+            provider,
+            "--model",
+            "m1",
+            "--system",
+            "Be brief.",
+            "--no-preamble",
+            "--live",
+            live,
+            "-",
+        ]
+    };
+    let openai = stdout_json(&run(&args("openai"), record));
+    assert_eq!(
+        openai,
+        serde_json::json!({"model": "m1", "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "system", "content": "Summary."},
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "Hello!"},
+            {"role": "user", "content": "Bye"}]})
+    );
+    let anthropic = stdout_json(&run(&args("anthropic"), record));
+    assert_eq!(anthropic["model"], "m1");
+    assert_eq!(anthropic["max_tokens"], 4096);
+    assert_eq!(
+        anthropic["system"],
+        serde_json::json!([{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Summary."}])
+    );
+    assert_eq!(anthropic["messages"].as_array().unwrap().len(), 3);
+    let gemini = stdout_json(&run(&args("gemini"), record));
+    assert!(
+        gemini.get("model").is_none(),
+        "Gemini takes the model in the URL"
+    );
+    assert_eq!(
+        gemini["systemInstruction"],
+        serde_json::json!({"parts": [{"text": "Be brief."}, {"text": "Summary."}]})
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn with_model_the_preamble_is_in_the_system_text_unless_left_out() {
+    let output = run(&["--provider", "anthropic", "--model", "m"], "");
+    let body = stdout_json(&output);
+    let system = body["system"][0]["text"].as_str().unwrap();
+    assert_eq!(system, transcript_replay::REPLAY_PREAMBLE);
+}
+
+#[test]
+fn max_tokens_goes_under_each_providers_name_for_it() {
+    let record = r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}]}]"#;
+    for (provider, path, value) in [
+        ("openai", "/max_completion_tokens", 77),
+        ("anthropic", "/max_tokens", 77),
+        ("gemini", "/generationConfig/maxOutputTokens", 77),
+    ] {
+        let body = stdout_json(&run(
+            &[
+                "--provider",
+                provider,
+                "--model",
+                "m",
+                "--max-tokens",
+                "77",
+                "-",
+            ],
+            record,
+        ));
+        assert_eq!(
+            body.pointer(path),
+            Some(&serde_json::json!(value)),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn pretty_indents_the_same_json() {
+    let compact = run(&["--provider", "gemini"], "");
+    let pretty = run(&["--provider", "gemini", "--pretty"], "");
+    assert!(String::from_utf8_lossy(&pretty.stdout).contains("\n  \""));
+    assert_eq!(stdout_json(&compact), stdout_json(&pretty));
+}
+
+#[test]
+fn a_body_the_provider_would_reject_is_bad_input() {
+    let record = r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}]},
+        {"role":"assistant","blocks":[{"type":"text","text":"Hello!"}]}]"#;
+    for provider in ["openai", "anthropic", "gemini"] {
+        let output = run(&["--provider", provider, "--model", "m", "-"], record);
+        assert_eq!(output.status.code(), Some(1), "{provider}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("the request would end on"), "{stderr}");
+    }
+}
+
+#[test]
+fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() {
+    for args in [
+        &["--system", "x"][..],
+        &["--no-preamble"],
+        &["--live", "x.json"],
+        &["--max-tokens", "10"],
+        &["--model", "m"],
+        &["--provider", "openai", "--model", "m", "--max-tokens", "0"],
+        &["--provider", "openai", "--model", "m", "--live", "-", "-"],
+        &["--provider", "anthropic", "--model", "m", "--cache", "5m"],
+        &["--estimate"],
+        &["--reply", "openai", "x.json"],
+        &["--provider", "bedrock"],
+        &["--pretty=yes"],
+    ] {
+        let output = run(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("usage: replay"));
+    }
+}

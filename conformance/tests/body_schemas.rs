@@ -1,0 +1,420 @@
+//! Every whole body validates against its provider's full official schema (with the caller's
+//! `model` and `max_tokens`), meets each sequencing rule the schema cannot express, carries
+//! the system text S and the hoisted history text H exactly once where the provider takes
+//! them, has no image where the provider takes none, and shows each tool screenshot natively
+//! to a model that sees, in the next user message; and a body is refused exactly when no
+//! valid one can be made without inventing content.
+
+use std::sync::OnceLock;
+
+use jsonschema::Validator;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use transcript_replay::{
+    anthropic, gemini, openai, replay_messages, Block, Role, StoredMessage, Turn, Vision,
+    REPLAY_PREAMBLE,
+};
+use transcript_replay_conformance::{records, schemas};
+
+/// The 1x1 PNG that stands for a screenshot.
+const SCREENSHOT: &str = records::IMAGES[0];
+
+struct Validators {
+    openai: Validator,
+    anthropic: Validator,
+    gemini: Validator,
+}
+
+fn validators() -> &'static Validators {
+    static VALIDATORS: OnceLock<Validators> = OnceLock::new();
+    VALIDATORS.get_or_init(|| Validators {
+        openai: schemas::openai().validator("CreateChatCompletionRequest"),
+        anthropic: schemas::anthropic().validator("CreateMessageParams"),
+        gemini: schemas::gemini().validator("GenerateContentRequest"),
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Provider {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+const PROVIDERS: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
+
+/// What one turn of the generated conversation asks for.
+#[derive(Debug, Clone)]
+struct Case {
+    history: Vec<StoredMessage>,
+    live: Vec<StoredMessage>,
+    instructions: String,
+    preamble: bool,
+    vision: Vision,
+}
+
+/// A tool round that returns a screenshot, as a computer-use agent stores it.
+fn screenshot_message() -> StoredMessage {
+    StoredMessage::new(
+        Role::Tool,
+        vec![
+            Block::tool_result("t", "screenshot", "captured"),
+            Block::image("image/png", SCREENSHOT),
+        ],
+    )
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let history = (
+        records::record(),
+        proptest::collection::vec(any::<prop::sample::Index>(), 0..3),
+    )
+        .prop_map(|(mut record, at)| {
+            for index in at {
+                let position = index.index(record.len() + 1);
+                record.insert(position, screenshot_message());
+            }
+            record
+        });
+    let live = prop_oneof![
+        1 => Just(Vec::new()),
+        4 => proptest::collection::vec(records::message_of(records::block()), 0..3).prop_map(
+            |mut live| {
+                live.push(StoredMessage::user("Go on."));
+                live
+            }
+        ),
+        1 => proptest::collection::vec(records::message_of(records::block()), 1..3),
+    ];
+    let instructions = prop_oneof![
+        Just(String::new()),
+        Just(" \n".to_owned()),
+        Just("You are a careful coding agent.".to_owned()),
+        records::text(),
+    ];
+    (
+        history,
+        live,
+        instructions,
+        any::<bool>(),
+        prop_oneof![Just(Vision::Sees), Just(Vision::Blind)],
+    )
+        .prop_map(|(history, live, instructions, preamble, vision)| Case {
+            history,
+            live,
+            instructions,
+            preamble,
+            vision,
+        })
+}
+
+fn turn(case: &Case) -> Turn<'_> {
+    let mut turn = Turn::new(&case.history)
+        .vision(case.vision)
+        .instructions(&case.instructions)
+        .live(&case.live);
+    if !case.preamble {
+        turn = turn.without_preamble();
+    }
+    turn
+}
+
+fn is_blank(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
+/// The system text S the case asks for.
+fn system_text(case: &Case) -> Option<String> {
+    let instructions = (!is_blank(&case.instructions)).then_some(case.instructions.as_str());
+    let parts: Vec<&str> = instructions
+        .into_iter()
+        .chain(case.preamble.then_some(REPLAY_PREAMBLE))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// Whether a body can be made, worked out from the record alone: `Err` with the start of the
+/// error when it cannot.
+fn expected(case: &Case, provider: Provider) -> Result<(), &'static str> {
+    let all: Vec<&StoredMessage> = case.history.iter().chain(&case.live).collect();
+    let hoists = provider != Provider::OpenAi;
+    let turns = if hoists {
+        all.iter().skip_while(|m| m.role == Role::System).count()
+    } else {
+        all.len()
+    };
+    if turns == 0 && (hoists || system_text(case).is_none()) {
+        return Err("the request has no conversation turn");
+    }
+    match all.last().map(|message| message.role) {
+        Some(Role::Assistant | Role::Tool) => Err("the request would end on"),
+        Some(Role::User | Role::System) | None => Ok(()),
+    }
+}
+
+/// Every string in a JSON value.
+fn strings(value: &Value) -> Vec<&str> {
+    match value {
+        Value::String(text) => vec![text],
+        Value::Array(items) => items.iter().flat_map(strings).collect(),
+        Value::Object(map) => map.values().flat_map(strings).collect(),
+        Value::Null | Value::Bool(_) | Value::Number(_) => vec![],
+    }
+}
+
+/// The turns of a body, as (role, content or parts).
+fn turns(body: &Value, provider: Provider) -> Vec<(&str, &Value)> {
+    let (list, content) = match provider {
+        Provider::OpenAi | Provider::Anthropic => ("messages", "content"),
+        Provider::Gemini => ("contents", "parts"),
+    };
+    body[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| (turn["role"].as_str().unwrap_or("?"), &turn[content]))
+        .collect()
+}
+
+/// The base64 data of every native image in one turn's content.
+fn native_images(content: &Value) -> Vec<&str> {
+    content
+        .as_array()
+        .map(|parts| {
+            parts
+                .iter()
+                .filter_map(|part| {
+                    part["image_url"]["url"]
+                        .as_str()
+                        .and_then(|url| url.split_once(";base64,").map(|(_, data)| data))
+                        .or_else(|| part["source"]["data"].as_str())
+                        .or_else(|| part["inlineData"]["data"].as_str())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn problems(case: &Case, provider: Provider) -> Vec<String> {
+    let mut problems = Vec::new();
+    let turn = turn(case)
+        .fields(&json!({"model": "test-model", "max_tokens": 1024}))
+        .fields(&json!({}));
+    let built = match provider {
+        Provider::OpenAi => openai::body(&turn).map(|body| serde_json::to_value(body).unwrap()),
+        Provider::Anthropic => {
+            anthropic::body(&turn).map(|body| serde_json::to_value(body).unwrap())
+        }
+        Provider::Gemini => gemini::body(&turn).map(|body| serde_json::to_value(body).unwrap()),
+    };
+    let body = match (built, expected(case, provider)) {
+        (Ok(body), Ok(())) => body,
+        (Err(error), Err(start)) if error.to_string().starts_with(start) => return problems,
+        (built, expected) => {
+            return vec![format!(
+                "built {:?}, expected {expected:?}",
+                built.map(|_| "a body")
+            )]
+        }
+    };
+
+    // The full schema.
+    let validators = validators();
+    let validator = match provider {
+        Provider::OpenAi => &validators.openai,
+        Provider::Anthropic => &validators.anthropic,
+        Provider::Gemini => &validators.gemini,
+    };
+    let mut instance = body.clone();
+    if provider == Provider::Gemini {
+        // The export wrongly requires `model` in the body (SOURCES.md).
+        instance["model"] = json!("models/test-model");
+        instance.as_object_mut().unwrap().remove("max_tokens");
+    }
+    if provider == Provider::OpenAi {
+        instance.as_object_mut().unwrap().remove("max_tokens");
+    }
+    problems.extend(schemas::errors(validator, &instance));
+
+    // Sequencing.
+    let turns = turns(&body, provider);
+    let last = turns.last().map(|(role, _)| *role);
+    if matches!(last, Some("assistant" | "model")) {
+        problems.push("ends on the model's turn".to_owned());
+    }
+    if provider == Provider::Gemini {
+        for pair in turns.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                problems.push(format!("two {} turns in a row", pair[0].0));
+            }
+        }
+        for (_, parts) in &turns {
+            if parts.as_array().is_none_or(Vec::is_empty) {
+                problems.push("empty parts".to_owned());
+            }
+        }
+    }
+    if provider != Provider::OpenAi {
+        for text in strings(&body) {
+            if text.is_empty() {
+                problems.push("an empty string".to_owned());
+            }
+        }
+        for (_, content) in &turns {
+            for part in content.as_array().unwrap() {
+                if part["text"].as_str().is_some_and(is_blank) {
+                    problems.push("a blank text part".to_owned());
+                }
+            }
+        }
+    }
+
+    // S and H, each once, in place.
+    let system = match provider {
+        Provider::OpenAi => None,
+        Provider::Anthropic => Some(
+            body.get("system")
+                .map(|blocks| {
+                    blocks
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|b| b["text"].clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        ),
+        Provider::Gemini => Some(
+            body.get("systemInstruction")
+                .map(|content| {
+                    content["parts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p["text"].clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        ),
+    };
+    let s = system_text(case);
+    let mut all = case.history.clone();
+    all.extend(case.live.iter().cloned());
+    let wire = replay_messages(&all, case.vision);
+    let h = match provider {
+        Provider::Gemini => gemini::render(&wire).system_instruction,
+        Provider::OpenAi | Provider::Anthropic => anthropic::render(&wire).system,
+    }
+    .map(|text| text.to_string());
+    match system {
+        None => {
+            if let Some(s) = &s {
+                if turns.first() != Some(&("system", &json!(s))) {
+                    problems.push("S is not the first message".to_owned());
+                }
+            }
+        }
+        Some(system) => {
+            let wanted: Vec<Value> = s.iter().chain(&h).map(|text| json!(text)).collect();
+            if system != wanted {
+                problems.push(format!("system {system:?}, wanted S then H"));
+            }
+        }
+    }
+    if case.preamble {
+        let count: usize = strings(&body)
+            .iter()
+            .map(|text| text.matches(REPLAY_PREAMBLE).count())
+            .sum();
+        if count != 1 {
+            problems.push(format!("the preamble appears {count} times"));
+        }
+    }
+
+    // Images only where the provider takes them; screenshots reach a model that sees.
+    if provider != Provider::Gemini {
+        for (role, content) in &turns {
+            if *role != "user" && !native_images(content).is_empty() {
+                problems.push(format!("an image in a {role} turn"));
+            }
+        }
+    }
+    let screenshots_with_a_user_after = all
+        .iter()
+        .enumerate()
+        .filter(|(index, message)| {
+            matches!(message.role, Role::Assistant | Role::Tool)
+                && message.blocks.iter().any(
+                    |block| matches!(block, Block::Image { data, media_type } if data == SCREENSHOT && media_type == "image/png"),
+                )
+                && all[index + 1..].iter().any(|later| later.role == Role::User)
+        })
+        .count();
+    if case.vision == Vision::Sees && screenshots_with_a_user_after > 0 {
+        let shown = turns
+            .iter()
+            .filter(|(role, _)| *role == "user" || provider == Provider::Gemini)
+            .flat_map(|(_, content)| native_images(content))
+            .filter(|data| *data == SCREENSHOT)
+            .count();
+        if shown < screenshots_with_a_user_after {
+            problems.push(format!(
+                "{shown} screenshots shown natively of {screenshots_with_a_user_after}"
+            ));
+        }
+    }
+    if provider != Provider::Gemini {
+        let text = strings(&body).concat();
+        let carried = text.matches("from an earlier turn]").count();
+        let left = text
+            .matches("not shown: it is shown in the next user message]")
+            .count();
+        if carried != left {
+            problems.push(format!(
+                "{carried} images carried, {left} markers left for them"
+            ));
+        }
+    }
+    problems
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_body_is_valid_for_its_provider_or_refused_for_a_reason(case in case()) {
+        for provider in PROVIDERS {
+            let problems = problems(&case, provider);
+            prop_assert!(problems.is_empty(), "{:?}: {:#?}", provider, problems);
+        }
+    }
+}
+
+#[test]
+fn the_checks_catch_a_body_that_breaks_a_rule() {
+    // A guard on the guard: a case whose body would end on the model's turn is expected to
+    // be refused, and one that needs a screenshot shown counts it.
+    let case = Case {
+        history: vec![StoredMessage::user("Hi"), screenshot_message()],
+        live: vec![StoredMessage::user("Well?")],
+        instructions: String::new(),
+        preamble: true,
+        vision: Vision::Sees,
+    };
+    for provider in PROVIDERS {
+        assert_eq!(
+            problems(&case, provider),
+            Vec::<String>::new(),
+            "{provider:?}"
+        );
+    }
+    let refused = Case {
+        live: Vec::new(),
+        ..case
+    };
+    assert!(expected(&refused, Provider::Anthropic).is_err());
+    assert!(!validators().anthropic.is_valid(&json!({
+        "model": "m", "max_tokens": 1, "messages": [{"role": "system", "content": "x"}]
+    })));
+}
