@@ -55,8 +55,9 @@ use serde::ser::SerializeMap;
 use std::sync::Arc;
 
 use crate::body::{self, BodyError, Turns};
+use crate::cache;
 use crate::render::{self, Rendered, Rules};
-use crate::{ImageLimits, Part, Provider, Text, Turn, WireMessage};
+use crate::{Cache, ImageLimits, Part, Provider, Text, Turn, WireMessage};
 
 /// The image media types Anthropic takes.
 ///
@@ -109,6 +110,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
     base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
     max_side_pixels: Some(MAX_SIDE_PIXELS),
     max_side_pixels_beyond: Some((MANY_IMAGES, MANY_IMAGES_MAX_SIDE_PIXELS)),
+    withholding_step: None,
 };
 
 pub(crate) static RULES: Rules = Rules {
@@ -228,8 +230,18 @@ fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
     let mut assembled = body::assemble(turn, &RULES, &LIMITS)?;
     let hoisted = assembled.rendered.system.take();
+    let history_blocks: Vec<usize> = assembled
+        .rendered
+        .messages
+        .iter()
+        .take(assembled.history_turns)
+        .map(|(_, parts)| parts.len())
+        .collect();
     Ok(Body {
         fields: assembled.fields,
+        cache: assembled.cache,
+        has_instructions: assembled.instructions.is_some(),
+        breakpoints: cache::history_breakpoints(&history_blocks),
         system: assembled
             .instructions
             .into_iter()
@@ -257,6 +269,12 @@ pub struct Body<'a> {
     fields: Arc<body::Fields>,
     /// S and H as text blocks, each when there is one.
     system: Vec<Part<'a>>,
+    /// Whether the first system block is S.
+    has_instructions: bool,
+    /// The breakpoints asked for, if any.
+    cache: Option<Cache>,
+    /// Where the history's breakpoints go, as (message, block), when asked for.
+    breakpoints: Vec<(usize, usize)>,
     messages: Vec<Message<'a>>,
     appended: Arc<body::Appended>,
 }
@@ -266,17 +284,70 @@ impl Serialize for Body<'_> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
         if !self.system.is_empty() {
-            map.serialize_entry("system", &Blocks(&self.system))?;
+            // The breakpoint on S, the first block, which every conversation shares.
+            let marks = match (self.cache, self.has_instructions) {
+                (Some(cache), true) => vec![(0, 0, cache)],
+                (Some(_) | None, _) => Vec::new(),
+            };
+            map.serialize_entry(
+                "system",
+                &Blocks {
+                    parts: &self.system,
+                    message: 0,
+                    marks: &marks,
+                },
+            )?;
         }
+        let marks: Vec<(usize, usize, Cache)> = match self.cache {
+            Some(cache) => self
+                .breakpoints
+                .iter()
+                .map(|&(message, block)| (message, block, cache))
+                .collect(),
+            None => Vec::new(),
+        };
+        let messages: Vec<Marked<'_, '_>> = self
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(index, message)| Marked {
+                message,
+                index,
+                marks: &marks,
+            })
+            .collect();
         map.serialize_entry(
             "messages",
             &Turns {
                 first: None,
-                rendered: &self.messages,
+                rendered: &messages,
                 appended: &self.appended,
             },
         )?;
         map.end()
+    }
+}
+
+/// A message of a body, with the breakpoints among its blocks.
+struct Marked<'p, 'a> {
+    message: &'p Message<'a>,
+    index: usize,
+    marks: &'p [(usize, usize, Cache)],
+}
+
+impl Serialize for Marked<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut message = serializer.serialize_struct("Message", 2)?;
+        message.serialize_field("role", &self.message.role)?;
+        message.serialize_field(
+            "content",
+            &Blocks {
+                parts: &self.message.content,
+                message: self.index,
+                marks: self.marks,
+            },
+        )?;
+        message.end()
     }
 }
 
@@ -348,27 +419,44 @@ pub struct Message<'a> {
 
 impl Serialize for Message<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut message = serializer.serialize_struct("Message", 2)?;
-        message.serialize_field("role", &self.role)?;
-        message.serialize_field("content", &Blocks(&self.content))?;
-        message.end()
+        Marked {
+            message: self,
+            index: 0,
+            marks: &[],
+        }
+        .serialize(serializer)
     }
 }
 
-struct Blocks<'p, 'a>(&'p [Part<'a>]);
+/// The blocks of one message (or of `system`), each with `cache_control` where a mark says.
+struct Blocks<'p, 'a> {
+    parts: &'p [Part<'a>],
+    message: usize,
+    marks: &'p [(usize, usize, Cache)],
+}
 
 impl Serialize for Blocks<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(ContentBlock))
+        serializer.collect_seq(self.parts.iter().enumerate().map(|(block, part)| {
+            let cache = self
+                .marks
+                .iter()
+                .find(|&&(message, at, _)| message == self.message && at == block)
+                .map(|&(_, _, cache)| cache);
+            ContentBlock { part, cache }
+        }))
     }
 }
 
-struct ContentBlock<'p, 'a>(&'p Part<'a>);
+struct ContentBlock<'p, 'a> {
+    part: &'p Part<'a>,
+    cache: Option<Cache>,
+}
 
 impl Serialize for ContentBlock<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut block = serializer.serialize_struct("ContentBlock", 2)?;
-        match self.0 {
+        let mut block = serializer.serialize_struct("ContentBlock", 3)?;
+        match self.part {
             Part::Text(text) => {
                 block.serialize_field("type", "text")?;
                 block.serialize_field("text", text)?;
@@ -384,6 +472,10 @@ impl Serialize for ContentBlock<'_, '_> {
                     },
                 )?;
             }
+        }
+        match self.cache {
+            Some(cache) => block.serialize_field("cache_control", &cache)?,
+            None => block.skip_field("cache_control")?,
         }
         block.end()
     }

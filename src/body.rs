@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use crate::render::{self, Rendered, Role, Rules};
 use crate::{
-    replay_messages, ImageLimits, Part, Piece, Provider, StoredMessage, Text, Vision,
+    replay_messages, Cache, ImageLimits, Part, Piece, Provider, StoredMessage, Text, Vision,
     REPLAY_PREAMBLE,
 };
 
@@ -61,6 +61,7 @@ pub struct Turn<'a> {
     instructions: &'a str,
     preamble: bool,
     prefill: bool,
+    cache: Option<Cache>,
     limits: Option<ImageLimits>,
     // Shared with every body built from this turn, so that a body borrows nothing of it.
     fields: Arc<Fields>,
@@ -93,6 +94,7 @@ impl<'a> Turn<'a> {
             instructions: "",
             preamble: true,
             prefill: false,
+            cache: None,
             limits: None,
             fields: Arc::default(),
             appended: Arc::default(),
@@ -246,6 +248,36 @@ impl<'a> Turn<'a> {
     #[must_use]
     pub fn prefill(mut self) -> Self {
         self.prefill = true;
+        self
+    }
+
+    /// Asks for prompt-cache breakpoints, kept for the given time, where the provider takes
+    /// them (Anthropic's `cache_control`): on the system text S, at the end of the history,
+    /// and 21 blocks before that end, so that a turn which added up to 40 blocks still finds
+    /// what the previous turn wrote within the 20 blocks each breakpoint looks back over. At
+    /// most 3 of the 4 breakpoints a request may carry, leaving one for the caller's tool
+    /// definitions. OpenAI and Gemini cache a request's prefix by themselves: for them this
+    /// changes nothing.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Cache, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+    /// let live = [StoredMessage::user("Bye")];
+    /// let turn = Turn::new(&history).instructions("Be brief.").without_preamble().live(&live).cache(Cache::OneHour);
+    /// assert_eq!(
+    ///     serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap(),
+    ///     concat!(
+    ///         r#"{"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral","ttl":"1h"}}],"#,
+    ///         r#""messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]},"#,
+    ///         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!","cache_control":{"type":"ephemeral","ttl":"1h"}}]},"#,
+    ///         r#"{"role":"user","content":[{"type":"text","text":"Bye"}]}]}"#,
+    ///     ),
+    /// );
+    /// ```
+    #[must_use]
+    pub fn cache(mut self, cache: Cache) -> Self {
+        self.cache = Some(cache);
         self
     }
 
@@ -427,6 +459,10 @@ pub(crate) struct Assembled<'a> {
     pub(crate) rendered: Rendered<'a>,
     /// The caller's own messages, written after the live turn.
     pub(crate) appended: Arc<Appended>,
+    /// How many of the rendered turns carry history (the rest carry the live turn).
+    pub(crate) history_turns: usize,
+    /// The breakpoints asked for.
+    pub(crate) cache: Option<Cache>,
 }
 
 /// Assembles a turn's body under a provider's rules, or says which rule it cannot meet.
@@ -498,11 +534,18 @@ pub(crate) fn assemble<'a>(
             }
         }
     }
+    let history_turns = rendered
+        .starts
+        .iter()
+        .take_while(|&&start| start < turn.history.len())
+        .count();
     Ok(Assembled {
         fields: Arc::clone(&turn.fields),
         instructions,
         rendered,
         appended: Arc::clone(&turn.appended),
+        history_turns,
+        cache: turn.cache,
     })
 }
 

@@ -93,6 +93,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
     base64_len_per_request: MAX_INLINE_DATA_BASE64_LEN,
     max_side_pixels: None,
     max_side_pixels_beyond: None,
+    withholding_step: None,
 };
 
 pub(crate) static RULES: Rules = Rules {

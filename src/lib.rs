@@ -67,6 +67,7 @@
 
 pub mod anthropic;
 mod body;
+mod cache;
 mod error;
 pub mod gemini;
 mod image;
@@ -79,6 +80,7 @@ mod signature;
 mod wire;
 
 pub use crate::body::{BodyError, Turn};
+pub use crate::cache::Cache;
 pub use crate::error::Error;
 pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};

@@ -69,6 +69,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
     base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
     max_side_pixels: None,
     max_side_pixels_beyond: None,
+    withholding_step: None,
 };
 
 pub(crate) static RULES: Rules = Rules {
@@ -118,10 +119,10 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 ///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}
 /// ]}]"#)?;
 /// let wire = replay_messages(&record, Vision::Sees);
-/// let none = ImageLimits { images_per_request: 0, ..openai::LIMITS };
+/// let tiny = ImageLimits { base64_len_per_request: 10, ..openai::LIMITS };
 /// assert_eq!(
-///     serde_json::to_string(&openai::render_with(&wire, &none)).unwrap(),
-///     r#"{"messages":[{"role":"user","content":"[Image (image/gif) not shown: the request already carries OpenAI's 0 images]"}]}"#,
+///     serde_json::to_string(&openai::render_with(&wire, &tiny)).unwrap(),
+///     r#"{"messages":[{"role":"user","content":"[Image (image/gif) not shown: OpenAI takes at most 10 bytes of image data a request, and the newest images are kept]"}]}"#,
 /// );
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```

@@ -111,6 +111,13 @@ pub struct ImageLimits {
     /// A stricter limit on either side that applies once a request carries more than the
     /// given number of images: `(images, pixels)`.
     pub max_side_pixels_beyond: Option<(usize, u32)>,
+    /// How many images are withheld at a time when a request limit binds, so that the set of
+    /// withheld images changes once per step of new images rather than with every one (each
+    /// change rewrites the request from the oldest image on, and a prompt cache keeps only
+    /// the part before it). `None` is a fifth of the count that binds, at least 1: 20 under
+    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, a fifth of the images
+    /// that fit under a data limit. `Some(1)` withholds only what the limits require.
+    pub withholding_step: Option<usize>,
 }
 
 /// The role of a rendered message, before each provider names it.
@@ -125,6 +132,8 @@ pub(crate) enum Role {
 pub(crate) struct Rendered<'a> {
     pub(crate) system: Option<Text<'a>>,
     pub(crate) messages: Vec<(Role, Vec<Part<'a>>)>,
+    /// For each message, the index of the first wire message it carries.
+    pub(crate) starts: Vec<usize>,
 }
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
@@ -152,7 +161,8 @@ pub(crate) fn render<'a>(
     };
     let mut carried = Vec::new();
     let mut rendered: Vec<(Role, Vec<Part<'a>>)> = Vec::with_capacity(rest.len());
-    for message in rest {
+    let mut starts = Vec::with_capacity(rest.len());
+    for (index, message) in (leading..).zip(rest) {
         let role = role_of(message.role);
         let mut parts = adapt(message, rules, &mut verdicts, &mut carried);
         let role = match (role, rules.hoists_system) {
@@ -168,12 +178,16 @@ pub(crate) fn render<'a>(
             Some((last, previous)) if rules.merges_same_role && *last == role => {
                 join_parts(previous, parts);
             }
-            Some(_) | None => rendered.push((role, parts)),
+            Some(_) | None => {
+                rendered.push((role, parts));
+                starts.push(index);
+            }
         }
     }
     Rendered {
         system,
         messages: rendered,
+        starts,
     }
 }
 
@@ -316,51 +330,107 @@ fn image_verdicts<'a>(
             })
         })
         .collect();
-    let provider = rules.provider;
-    // From the newest image back: once one does not fit, the request is full, and it and
-    // every older image are withheld, so the native images are always the newest.
-    let (mut images, mut base64_len, mut full) = (0, 0, None);
-    for (verdict, _) in verdicts.iter_mut().rev() {
-        let Ok(image) = verdict else { continue };
-        if full.is_none() {
-            if images == limits.images_per_request {
-                full = Some(Reason::TooManyImages {
-                    provider,
-                    limit: limits.images_per_request,
-                });
-            } else if base64_len + image.data().len() > limits.base64_len_per_request {
-                full = Some(Reason::RequestTooLarge {
-                    provider,
-                    limit: limits.base64_len_per_request,
-                });
-            }
-        }
-        match full {
-            Some(reason) => *verdict = Err(reason),
-            None => {
-                images += 1;
-                base64_len += image.data().len();
-            }
-        }
-    }
-    if let Some((beyond, max)) = limits.max_side_pixels_beyond {
-        if images > beyond {
-            for (verdict, size) in &mut verdicts {
-                if let (Ok(_), Some((width, height))) = (&verdict, *size) {
-                    if width > max || height > max {
-                        *verdict = Err(Reason::TooManyPixelsAmongMany {
-                            provider,
-                            width,
-                            height,
-                            limit: max,
-                            images: beyond,
-                        });
-                    }
-                }
-            }
-        }
-    }
+    withhold_for_request(&mut verdicts, rules.provider, limits);
     verdicts.into_iter().map(|(verdict, _)| verdict).collect()
+}
+
+/// Which request limit decides how many images stay native.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Binding {
+    Count,
+    Pixels,
+    Data,
+}
+
+/// Applies the per-request limits to the images that passed on their own: the native images
+/// are the newest that satisfy every limit at once (count, data, and the pixel limit that
+/// applies at that count), withheld in steps so that the set of withheld images changes
+/// rarely as a record grows.
+///
+/// The newest `k` images fit when `k` is within the count limit, their data within the data
+/// limit, and, beyond the many-images threshold, every one of them within its pixel limit.
+/// Each condition only gets harder as `k` grows, so the largest `k` that fits is found by
+/// walking from the newest image back. The `w` images that do not fit are then rounded up:
+/// the first is withheld alone (a conversation just crossing a limit loses one image), and
+/// after it they go in whole steps, `1 + step * ceil((w - 1) / step)`, so the withheld set
+/// only grows with the record and changes once per `step` new images.
+fn withhold_for_request(
+    verdicts: &mut [(Verdict<'_>, Option<(u32, u32)>)],
+    provider: Provider,
+    limits: &ImageLimits,
+) {
+    // Newest first, the images still native, with their data size and pixel size.
+    let candidates: Vec<usize> = (0..verdicts.len())
+        .rev()
+        .filter(|&index| matches!(verdicts.get(index), Some((Ok(_), _))))
+        .collect();
+    let total = candidates.len();
+    let (mut fit, mut data, mut binding) = (0, 0usize, None);
+    let mut large_seen = false;
+    for &index in &candidates {
+        let Some((Ok(image), size)) = verdicts.get(index) else {
+            continue;
+        };
+        let large = match (limits.max_side_pixels_beyond, size) {
+            (Some((_, pixels)), Some((width, height))) => *width > pixels || *height > pixels,
+            (Some(_) | None, _) => false,
+        };
+        let next = fit + 1;
+        let beyond_threshold = limits
+            .max_side_pixels_beyond
+            .is_some_and(|(images, _)| next > images);
+        if next > limits.images_per_request {
+            binding = Some(Binding::Count);
+        } else if data + image.data().len() > limits.base64_len_per_request {
+            binding = Some(Binding::Data);
+        } else if beyond_threshold && (large || large_seen) {
+            binding = Some(Binding::Pixels);
+        }
+        if binding.is_some() {
+            break;
+        }
+        large_seen |= large;
+        fit = next;
+        data += image.data().len();
+    }
+    let Some(binding) = binding else { return };
+    let step = limits.withholding_step.unwrap_or_else(|| {
+        let bound = match binding {
+            Binding::Count => limits.images_per_request,
+            Binding::Pixels => limits
+                .max_side_pixels_beyond
+                .map_or(limits.images_per_request, |(images, _)| images),
+            Binding::Data => fit,
+        };
+        bound / 5
+    });
+    let step = step.max(1);
+    let over = total - fit;
+    let withheld = (1 + (over - 1).div_ceil(step) * step).min(total);
+    let reason = match binding {
+        Binding::Count => Reason::TooManyImages {
+            provider,
+            limit: limits.images_per_request,
+        },
+        Binding::Data => Reason::RequestTooLarge {
+            provider,
+            limit: limits.base64_len_per_request,
+        },
+        Binding::Pixels => {
+            let (images, pixels) = limits.max_side_pixels_beyond.unwrap_or((0, 0));
+            Reason::ManyImages {
+                provider,
+                images,
+                pixels,
+            }
+        }
+    };
+    // The oldest `withheld` candidates: the end of the newest-first list.
+    for &index in candidates.iter().skip(total - withheld) {
+        if let Some((verdict, _)) = verdicts.get_mut(index) {
+            *verdict = Err(reason);
+        }
+    }
 }
 
 /// The verdict on one image on its own, with its pixel size where its header gives one;

@@ -472,35 +472,33 @@ pub enum Reason {
         /// The most pixels on either side.
         limit: u32,
     },
-    /// `it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit} once a
-    /// request carries more than {images} images`.
-    TooManyPixelsAmongMany {
-        /// The provider.
-        provider: Provider,
-        /// The image's width.
-        width: u32,
-        /// The image's height.
-        height: u32,
-        /// The most pixels on either side.
-        limit: u32,
-        /// How many images a request may carry before this limit applies.
-        images: usize,
-    },
-    /// `the request already carries {provider}'s {limit} images`: newer images filled the
-    /// request.
+    /// `{provider} takes at most {limit} images a request, and the newest are kept`: newer
+    /// images fill the request (withheld in steps; see
+    /// [`ImageLimits::withholding_step`](crate::ImageLimits::withholding_step)).
     TooManyImages {
         /// The provider.
         provider: Provider,
         /// How many images one request may carry.
         limit: usize,
     },
-    /// `the request already carries {provider}'s {limit} of image data`: newer images filled
-    /// the request.
+    /// `{provider} takes at most {limit} of image data a request, and the newest images are
+    /// kept`.
     RequestTooLarge {
         /// The provider.
         provider: Provider,
         /// How much base64 text the images of one request may add up to.
         limit: usize,
+    },
+    /// `{provider} takes at most {images} images a request when any is over
+    /// {pixels}x{pixels} pixels, and the newest are kept`: a newer image is larger than the
+    /// provider allows once a request carries more than `images` images.
+    ManyImages {
+        /// The provider.
+        provider: Provider,
+        /// How many images a request may carry before the pixel limit applies.
+        images: usize,
+        /// The most pixels on either side beyond that many images.
+        pixels: u32,
     },
     /// `it is shown in the next user message`: an image of an assistant turn (a tool's
     /// screenshot), for a provider that takes images only in user messages, carried natively
@@ -555,24 +553,24 @@ impl fmt::Display for Described<'_> {
                 f,
                 "it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit}"
             ),
-            Reason::TooManyPixelsAmongMany {
-                provider,
-                width,
-                height,
-                limit,
-                images,
-            } => write!(
+            Reason::TooManyImages { provider, limit } => write!(
                 f,
-                "it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit} once \
-                 a request carries more than {images} images"
+                "{provider} takes at most {limit} images a request, and the newest are kept"
             ),
-            Reason::TooManyImages { provider, limit } => {
-                write!(f, "the request already carries {provider}'s {limit} images")
-            }
             Reason::RequestTooLarge { provider, limit } => write!(
                 f,
-                "the request already carries {provider}'s {} of image data",
+                "{provider} takes at most {} of image data a request, and the newest images \
+                 are kept",
                 Megabytes(limit)
+            ),
+            Reason::ManyImages {
+                provider,
+                images,
+                pixels,
+            } => write!(
+                f,
+                "{provider} takes at most {images} images a request when any is over \
+                 {pixels}x{pixels} pixels, and the newest are kept"
             ),
             Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
         }

@@ -209,12 +209,63 @@ fn beyond_20_images_anthropic_takes_only_2000_pixels_on_a_side() {
     images.push(("image/png", PNG));
     let json = anthropic_json(&user_images(&images));
     assert!(json.contains(
-        "it is 2001x100 pixels, over Anthropic's limit of 2000x2000 once a request carries more than 20 images"
+        "[Image (image/png) not shown: Anthropic takes at most 20 images a request when any is over 2000x2000 pixels, and the newest are kept]"
     ));
+    assert!(!json.contains(&large));
+    assert_eq!(json.matches(PNG).count(), 20);
+}
+
+/// The native images of a request, oldest first, by their position among all images.
+fn natives(record: &[StoredMessage], limits: &ImageLimits) -> Vec<usize> {
+    let wire = replay_messages(record, Vision::Sees);
+    let parts = &anthropic::render_with(&wire, limits).messages[0].content;
+    let mut position = 0;
+    let mut natives = Vec::new();
+    for part in parts {
+        match part {
+            Part::Image(_) => {
+                natives.push(position);
+                position += 1;
+            }
+            Part::Text(text) => position += text.pieces().len(),
+        }
+    }
+    natives
 }
 
 #[test]
-fn over_the_image_count_the_newest_images_stay_and_the_oldest_become_markers() {
+fn screenshots_over_2000_pixels_keep_the_newest_20_native() {
+    // 21 screenshots of 2560x1600: the newest 20 go, not none.
+    let screenshot = png_header(2560, 1600);
+    let record = user_images(&vec![("image/png", screenshot.as_str()); 21]);
+    assert_eq!(
+        natives(&record, &anthropic::LIMITS),
+        (1..21).collect::<Vec<_>>()
+    );
+
+    // 20 small images, then a large one: the large one is the newest, and stays.
+    let small = png_header(100, 100);
+    let mut images = vec![("image/png", small.as_str()); 20];
+    images.push(("image/png", screenshot.as_str()));
+    let record = user_images(&images);
+    assert_eq!(
+        natives(&record, &anthropic::LIMITS),
+        (1..21).collect::<Vec<_>>()
+    );
+
+    // 99 small images and a large newest one: the marker names the rule that withheld them,
+    // never a count the request does not carry.
+    let mut images = vec![("image/png", small.as_str()); 99];
+    images.push(("image/png", screenshot.as_str()));
+    let json = anthropic_json(&user_images(&images));
+    assert!(!json.contains("100 images"), "no marker claims 100 images");
+    assert!(json.contains("when any is over 2000x2000 pixels"));
+    let natives = natives(&user_images(&images), &anthropic::LIMITS);
+    assert!(natives.len() <= 20 && natives.contains(&99), "{natives:?}");
+}
+
+#[test]
+fn over_the_image_count_the_newest_images_stay_and_the_oldest_go_in_steps() {
     let images: Vec<String> = (1..=102).map(|side| png_header(side, 1)).collect();
     let record = user_images(
         &images
@@ -222,9 +273,6 @@ fn over_the_image_count_the_newest_images_stay_and_the_oldest_become_markers() {
             .map(|data| ("image/png", data.as_str()))
             .collect::<Vec<_>>(),
     );
-    let wire = replay_messages(&record, Vision::Sees);
-    let request = anthropic::render(&wire);
-    let parts = &request.messages[0].content;
     let marker = Piece::ImageNotShown {
         media_type: "image/png",
         reason: Reason::TooManyImages {
@@ -232,34 +280,31 @@ fn over_the_image_count_the_newest_images_stay_and_the_oldest_become_markers() {
             limit: 100,
         },
     };
-    let Part::Text(text) = &parts[0] else {
+    assert_eq!(
+        marker.to_string(),
+        "[Image (image/png) not shown: Anthropic takes at most 100 images a request, and the newest are kept]"
+    );
+    // Two over the limit: the first image over goes alone, the next starts a step of 20.
+    assert_eq!(
+        natives(&record, &anthropic::LIMITS),
+        (21..102).collect::<Vec<_>>()
+    );
+    let exact = ImageLimits {
+        withholding_step: Some(1),
+        ..anthropic::LIMITS
+    };
+    assert_eq!(natives(&record, &exact), (2..102).collect::<Vec<_>>());
+    let wire = replay_messages(&record, Vision::Sees);
+    let Part::Text(text) = &anthropic::render_with(&wire, &exact).messages[0].content[0] else {
         panic!("the oldest image was kept")
     };
     assert_eq!(text.pieces(), [marker, marker]);
-    assert_eq!(
-        text.to_string(),
-        "[Image (image/png) not shown: the request already carries Anthropic's 100 images]\n\n\
-         [Image (image/png) not shown: the request already carries Anthropic's 100 images]"
-    );
-    let kept: Vec<&str> = parts[1..]
-        .iter()
-        .map(|part| match part {
-            Part::Image(image) => image.data(),
-            Part::Text(_) => panic!("a newer image was withheld"),
-        })
-        .collect();
-    assert_eq!(
-        kept,
-        images[2..].iter().map(String::as_str).collect::<Vec<_>>()
-    );
     let more = ImageLimits {
         images_per_request: 600,
         ..anthropic::LIMITS
     };
     assert_eq!(
-        anthropic::render_with(&wire, &more).messages[0]
-            .content
-            .len(),
+        natives(&record, &more).len(),
         102,
         "a caller's own limit applies"
     );
@@ -275,7 +320,7 @@ fn over_the_request_size_the_newest_images_stay() {
     };
     let json = serde_json::to_string(&gemini::render_with(&wire, &limits)).unwrap();
     assert!(json.contains(&format!(
-        "[Image (image/png) not shown: the request already carries Gemini's {} bytes of image data]",
+        "[Image (image/png) not shown: Gemini takes at most {} bytes of image data a request, and the newest images are kept]",
         JPEG.len() + GIF.len()
     )));
     assert!(json.contains(JPEG));
@@ -291,7 +336,7 @@ fn over_the_request_size_the_newest_images_stay() {
     ))
     .unwrap();
     assert!(json.starts_with(
-        r#"{"messages":[{"role":"user","content":[{"type":"text","text":"[Image (image/png) not shown: the request already carries OpenAI's 20 MB of image data]"}"#
+        r#"{"messages":[{"role":"user","content":[{"type":"text","text":"[Image (image/png) not shown: OpenAI takes at most 20 MB of image data a request, and the newest images are kept]"}"#
     ));
 }
 
