@@ -83,8 +83,9 @@ mod tests {
 
     #[test]
     fn the_second_breakpoint_is_21_blocks_before_the_last() {
-        // (blocks per message, the breakpoints)
-        let cases: [(&[usize], &[(usize, usize)]); 6] = [
+        // (blocks per message, the breakpoints as (message, block))
+        type Case<'c> = (&'c [usize], &'c [(usize, usize)]);
+        let cases: [Case<'_>; 6] = [
             (&[], &[]),
             (&[1], &[(0, 0)]),
             (&[21], &[(0, 20)]),
