@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --example replay -- [--vision sees|blind] [--provider neutral|openai|anthropic|gemini]
-//!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]]
+//!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
+//!     [--cache 5m|1h]]
 //!     [FILE|-]
 //! ```
 //!
@@ -20,8 +21,8 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, BodyError, StoredMessage, Turn,
-    Vision,
+    anthropic, gemini, openai, parse_record, replay_messages, BodyError, Cache, StoredMessage,
+    Turn, Vision,
 };
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
@@ -30,8 +31,8 @@ const SAMPLE: &str = include_str!("sample-conversation.json");
 
 const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [--pretty]
-              [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]]
-              [FILE|-]
+              [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
+              [--cache 5m|1h]] [FILE|-]
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
 wire messages, the provider's history fragment, or, with --model, the provider's whole
@@ -50,6 +51,8 @@ request body, as JSON.
   --max-tokens N          the reply's token limit: Anthropic's max_tokens (default 4096),
                           OpenAI's max_completion_tokens, Gemini's
                           generationConfig.maxOutputTokens (none by default)
+  --cache 5m|1h           prompt-cache breakpoints for Anthropic, kept 5 minutes or 1 hour
+                          (OpenAI and Gemini cache by themselves: no change there)
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
 ";
@@ -76,6 +79,7 @@ struct BodyOptions {
     preamble: bool,
     live: Option<Input>,
     max_tokens: Option<u64>,
+    cache: Option<Cache>,
 }
 
 struct Options {
@@ -92,7 +96,7 @@ enum Args {
 }
 
 /// Options the design names that later versions of this program will take.
-const NOT_YET: [&str; 4] = ["--cache", "--estimate", "--family", "--reply"];
+const NOT_YET: [&str; 3] = ["--estimate", "--family", "--reply"];
 
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut vision = None;
@@ -103,6 +107,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
     let mut no_preamble = false;
     let mut live = None;
     let mut max_tokens = None;
+    let mut cache = None;
     let mut input = None;
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -189,6 +194,14 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 })?;
                 set(&mut max_tokens, parsed, "--max-tokens")?;
             }
+            "--cache" => {
+                let parsed = match value()?.as_str() {
+                    "5m" => Cache::FiveMinutes,
+                    "1h" => Cache::OneHour,
+                    other => return Err(format!("unknown cache {other:?}, expected 5m or 1h")),
+                };
+                set(&mut cache, parsed, "--cache")?;
+            }
             not_yet if NOT_YET.contains(&not_yet) => {
                 return Err(format!("{not_yet} is not supported by this version"));
             }
@@ -211,6 +224,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 preamble: !no_preamble,
                 live,
                 max_tokens,
+                cache,
             })
         }
         None => {
@@ -219,6 +233,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 ("--no-preamble", no_preamble),
                 ("--live", live.is_some()),
                 ("--max-tokens", max_tokens.is_some()),
+                ("--cache", cache.is_some()),
             ];
             if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                 return Err(format!("{flag} needs --model"));
@@ -346,6 +361,9 @@ fn run(options: &Options) -> Result<(), String> {
                 .fields(&fields(options.output, body));
             if !body.preamble {
                 turn = turn.without_preamble();
+            }
+            if let Some(cache) = body.cache {
+                turn = turn.cache(cache);
             }
             let bad = |error: BodyError| error.to_string();
             match options.output {

@@ -362,7 +362,8 @@ fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() 
         &["--model", "m"],
         &["--provider", "openai", "--model", "m", "--max-tokens", "0"],
         &["--provider", "openai", "--model", "m", "--live", "-", "-"],
-        &["--provider", "anthropic", "--model", "m", "--cache", "5m"],
+        &["--provider", "anthropic", "--model", "m", "--cache", "2h"],
+        &["--provider", "anthropic", "--cache", "5m"],
         &["--estimate"],
         &["--reply", "openai", "x.json"],
         &["--provider", "bedrock"],
@@ -373,5 +374,29 @@ fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() 
         assert!(String::from_utf8(output.stderr)
             .unwrap()
             .contains("usage: replay"));
+    }
+}
+
+#[test]
+fn cache_puts_breakpoints_in_an_anthropic_body() {
+    let record = r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}]}]"#;
+    for (ttl, control) in [
+        ("5m", serde_json::json!({"type": "ephemeral"})),
+        ("1h", serde_json::json!({"type": "ephemeral", "ttl": "1h"})),
+    ] {
+        let body = stdout_json(&run(
+            &[
+                "--provider",
+                "anthropic",
+                "--model",
+                "m",
+                "--cache",
+                ttl,
+                "-",
+            ],
+            record,
+        ));
+        assert_eq!(body["system"][0]["cache_control"], control);
+        assert_eq!(body["messages"][0]["content"][0]["cache_control"], control);
     }
 }

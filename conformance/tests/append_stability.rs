@@ -1,0 +1,102 @@
+//! Every turn reuses the last: for a record R and a longer record R' that begins with R, the
+//! body built for R' begins with every byte of the body for R up to the start of the provider
+//! turn that carries R's last stored message, whatever the live turns were, except when the
+//! set of withheld images changes.
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use transcript_replay::{
+    anthropic, gemini, openai, replay_messages, Role, StoredMessage, Turn, Vision,
+};
+use transcript_replay_conformance::records;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Provider {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+/// The turns of a body, each as the exact text it has in the body.
+#[derive(Deserialize)]
+struct Turns<'a> {
+    #[serde(borrow, alias = "contents")]
+    messages: Vec<&'a RawValue>,
+}
+
+/// The byte offset in `body` at which its turn `index` starts.
+fn turn_offset(body: &str, index: usize) -> usize {
+    let turns: Turns<'_> = serde_json::from_str(body).unwrap();
+    let turn = turns.messages[index].get();
+    turn.as_ptr() as usize - body.as_ptr() as usize
+}
+
+fn body(provider: Provider, turn: &Turn<'_>) -> String {
+    match provider {
+        Provider::OpenAi => serde_json::to_string(&openai::body(turn).unwrap()).unwrap(),
+        Provider::Anthropic => serde_json::to_string(&anthropic::body(turn).unwrap()).unwrap(),
+        Provider::Gemini => serde_json::to_string(&gemini::body(turn).unwrap()).unwrap(),
+    }
+}
+
+/// The index of the body turn that carries the record's last stored message.
+fn last_turn(provider: Provider, record: &[StoredMessage], vision: Vision, system: bool) -> usize {
+    let wire = replay_messages(record, vision);
+    match provider {
+        Provider::OpenAi => usize::from(system) + openai::render(&wire).messages.len() - 1,
+        Provider::Anthropic => anthropic::render(&wire).messages.len() - 1,
+        Provider::Gemini => gemini::render(&wire).contents.len() - 1,
+    }
+}
+
+/// A live turn: some stored messages ending on a user message, as a runtime sends it.
+fn live() -> impl Strategy<Value = Vec<StoredMessage>> {
+    proptest::collection::vec(records::message_of(records::block()), 0..2).prop_map(|mut live| {
+        live.push(StoredMessage::user("Go on."));
+        live
+    })
+}
+
+/// Whether a body withholds an image for a request limit: the one case where an earlier
+/// turn may be rewritten.
+fn withholds_for_a_limit(body: &str) -> bool {
+    body.contains("the newest are kept]") || body.contains("the newest images are kept]")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_longer_record_keeps_every_byte_before_the_last_turn_of_the_shorter(
+        record in records::record(),
+        more in records::record(),
+        live in live(),
+        later_live in live(),
+        instructions in prop_oneof![Just(String::new()), records::text()],
+        vision in prop_oneof![Just(Vision::Sees), Just(Vision::Blind)],
+    ) {
+        // The last stored message must be a conversation turn, not hoisted system text.
+        prop_assume!(record.iter().any(|message| message.role != Role::System));
+        let mut longer = record.clone();
+        longer.extend(more);
+        let before = Turn::new(&record).vision(vision).instructions(&instructions).live(&live);
+        let after = Turn::new(&longer).vision(vision).instructions(&instructions).live(&later_live);
+        // The preamble is on, so OpenAI's first message is always the system text.
+        let system = true;
+        for provider in [Provider::OpenAi, Provider::Anthropic, Provider::Gemini] {
+            let earlier = body(provider, &before);
+            let later = body(provider, &after);
+            if withholds_for_a_limit(&earlier) || withholds_for_a_limit(&later) {
+                continue;
+            }
+            let end = turn_offset(&earlier, last_turn(provider, &record, vision, system));
+            let kept = &earlier[..end];
+            prop_assert!(
+                later.starts_with(kept),
+                "{:?}: the later body differs within the first {} bytes:\n{}\n{}",
+                provider, end, kept, &later[..end.min(later.len())]
+            );
+        }
+    }
+}
