@@ -5,6 +5,7 @@
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h]]
 //!     [FILE|-]
+//! cargo run --example replay -- --reply openai|anthropic|gemini [--pretty] FILE|-
 //! ```
 //!
 //! Reads a record (a bare array of messages, or a conversation file) from FILE, from standard
@@ -33,6 +34,7 @@ const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h]] [FILE|-]
+       replay --reply openai|anthropic|gemini [--pretty] FILE|-
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
 wire messages, the provider's history fragment, or, with --model, the provider's whole
@@ -55,6 +57,8 @@ request body, as JSON.
                           (OpenAI and Gemini cache by themselves: no change there)
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
+  --reply PROVIDER        read FILE as the provider's response body and print the stored
+                          message it becomes
 ";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -87,6 +91,8 @@ struct Options {
     output: Output,
     pretty: bool,
     body: Option<BodyOptions>,
+    /// `--reply`: read this provider's response body instead of a record.
+    reply: Option<Output>,
     input: Input,
 }
 
@@ -96,7 +102,7 @@ enum Args {
 }
 
 /// Options the design names that later versions of this program will take.
-const NOT_YET: [&str; 3] = ["--estimate", "--family", "--reply"];
+const NOT_YET: [&str; 2] = ["--estimate", "--family"];
 
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut vision = None;
@@ -108,6 +114,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
     let mut live = None;
     let mut max_tokens = None;
     let mut cache = None;
+    let mut reply = None;
     let mut input = None;
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -194,6 +201,19 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 })?;
                 set(&mut max_tokens, parsed, "--max-tokens")?;
             }
+            "--reply" => {
+                let parsed = match value()?.as_str() {
+                    "openai" => Output::OpenAi,
+                    "anthropic" => Output::Anthropic,
+                    "gemini" => Output::Gemini,
+                    other => {
+                        return Err(format!(
+                            "unknown provider {other:?} for --reply, expected openai, anthropic or gemini"
+                        ))
+                    }
+                };
+                set(&mut reply, parsed, "--reply")?;
+            }
             "--cache" => {
                 let parsed = match value()?.as_str() {
                     "5m" => Cache::FiveMinutes,
@@ -206,6 +226,19 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 return Err(format!("{not_yet} is not supported by this version"));
             }
             unknown => return Err(format!("unknown option {unknown:?}")),
+        }
+    }
+    if reply.is_some() {
+        let others = [
+            ("--vision", vision.is_some()),
+            ("--provider", output.is_some()),
+            ("--model", model.is_some()),
+        ];
+        if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+            return Err(format!("--reply reads a reply; {flag} does not apply"));
+        }
+        if input.is_none() {
+            return Err("--reply needs the FILE of the reply (- reads standard input)".to_owned());
         }
     }
     let output = output.unwrap_or(Output::Neutral);
@@ -246,6 +279,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
         output,
         pretty,
         body,
+        reply,
         input,
     }))
 }
@@ -334,6 +368,19 @@ fn write_json(out: &mut impl Write, value: &impl Serialize, pretty: bool) -> io:
 
 fn run(options: &Options) -> Result<(), String> {
     let json = read_input(&options.input)?;
+    if let Some(provider) = options.reply {
+        let message = match provider {
+            Output::OpenAi => openai::read_reply(&json),
+            Output::Anthropic => anthropic::read_reply(&json),
+            Output::Gemini => gemini::read_reply(&json),
+            Output::Neutral => return Err("--reply needs a provider".to_owned()),
+        }
+        .map_err(|error| error.to_string())?;
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        return write_json(&mut out, &message, options.pretty)
+            .and_then(|()| out.flush())
+            .map_err(|error| format!("cannot write the output: {error}"));
+    }
     let record = parse_record(&json).map_err(|error| error.to_string())?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = match &options.body {

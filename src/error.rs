@@ -65,6 +65,18 @@ pub(crate) enum Between {
     Blocks(usize),
 }
 
+/// What serde_json says went wrong, without the position it appends to every message (the
+/// crate's errors report it on their own), and lowercase, as the house style is.
+pub(crate) fn json_what(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    let what = text.strip_suffix(&suffix).unwrap_or(&text);
+    match what.strip_prefix("EOF while parsing") {
+        Some(rest) => format!("unexpected end of input while parsing{rest}"),
+        None => what.to_owned(),
+    }
+}
+
 impl Error {
     /// Builds the error of a failure between two elements of an array (at the separator
     /// after the one named), which belongs to no element: `message` is the message whose
@@ -90,15 +102,7 @@ impl Error {
         block: Option<usize>,
     ) -> Self {
         let (line, column) = (error.line(), error.column());
-        let text = error.to_string();
-        // serde_json appends the position to every message; this error reports it on its own.
-        let suffix = format!(" at line {line} column {column}");
-        let what = text.strip_suffix(&suffix).unwrap_or(&text);
-        // serde_json's one capitalized phrase; the house style is lowercase throughout.
-        let what = match what.strip_prefix("EOF while parsing") {
-            Some(rest) => format!("unexpected end of input while parsing{rest}"),
-            None => what.to_owned(),
-        };
+        let what = json_what(error);
         Error {
             location: Location {
                 message,

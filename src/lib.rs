@@ -76,6 +76,7 @@ mod parse;
 mod record;
 mod render;
 mod replay;
+mod reply;
 mod signature;
 mod wire;
 
@@ -86,6 +87,7 @@ pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 pub use crate::render::{ImageLimits, Provider};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
+pub use crate::reply::ReplyError;
 pub use crate::signature::ImageFormat;
 pub use crate::wire::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
 

@@ -365,7 +365,9 @@ fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() 
         &["--provider", "anthropic", "--model", "m", "--cache", "2h"],
         &["--provider", "anthropic", "--cache", "5m"],
         &["--estimate"],
-        &["--reply", "openai", "x.json"],
+        &["--reply", "bedrock", "x.json"],
+        &["--reply", "openai"],
+        &["--reply", "openai", "--provider", "gemini", "x.json"],
         &["--provider", "bedrock"],
         &["--pretty=yes"],
     ] {
@@ -399,4 +401,22 @@ fn cache_puts_breakpoints_in_an_anthropic_body() {
         assert_eq!(body["system"][0]["cache_control"], control);
         assert_eq!(body["messages"][0]["content"][0]["cache_control"], control);
     }
+}
+
+#[test]
+fn reply_prints_the_stored_message_a_reply_becomes() {
+    let reply = r#"{"content": [{"type": "text", "text": "Reading."},
+        {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}],
+        "usage": {"input_tokens": 5, "output_tokens": 3}}"#;
+    let stored = stdout_json(&run(&["--reply", "anthropic", "-"], reply));
+    assert_eq!(
+        stored,
+        serde_json::json!({"role": "assistant", "blocks": [
+            {"type": "text", "text": "Reading."},
+            {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}],
+            "usage": {"input_tokens": 5, "output_tokens": 3}})
+    );
+    let bad = run(&["--reply", "gemini", "-"], r#"{"candidates": []}"#);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("the reply has no candidate"));
 }

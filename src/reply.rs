@@ -1,0 +1,173 @@
+//! From a reply back to the record: what the provider readers share. Each provider module
+//! reads its own response body (`openai::read_reply`, `anthropic::read_reply`,
+//! `gemini::read_reply`); this module holds the error they report and the reading of a JSON
+//! value in place, so that an error says where in the body it is.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::error::json_what;
+use crate::Provider;
+
+/// A provider's reply that could not be read into a stored message, saying where and what.
+///
+/// Where is the path of the value in the response body (`choices[0].message.tool_calls[1]`)
+/// and its line and column (both from 1); what is the value that is not what the provider
+/// documents, or the content the record has no block for. Nothing in a reply is dropped
+/// silently: content the crate cannot store is this error.
+///
+/// ```
+/// use transcript_replay::anthropic;
+///
+/// let reply = r#"{"role": "assistant", "content": [{"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}}]}"#;
+/// let error = anthropic::read_reply(reply).unwrap_err();
+/// assert_eq!(error.path(), "content[0]");
+/// assert_eq!(
+///     error.to_string(),
+///     r#"Anthropic reply, content[0] (line 1, column 35): content of type "server_tool_use" has no block in the record"#,
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{provider} reply, {path} (line {line}, column {column}): {what}")]
+pub struct ReplyError {
+    provider: Provider,
+    path: String,
+    line: usize,
+    column: usize,
+    what: String,
+}
+
+impl ReplyError {
+    /// The path of the value in the response body, such as `candidates[0].content.parts[2]`;
+    /// empty for the body itself.
+    ///
+    /// ```
+    /// let error = transcript_replay::gemini::read_reply("[]").unwrap_err();
+    /// assert_eq!(error.path(), "the body");
+    /// ```
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The line of the response body where the value is, from 1.
+    ///
+    /// ```
+    /// let error = transcript_replay::openai::read_reply("{\n\"choices\": []}").unwrap_err();
+    /// assert_eq!((error.line(), error.column()), (2, 12));
+    /// ```
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The column of the response body where the value is, from 1.
+    ///
+    /// ```
+    /// let error = transcript_replay::openai::read_reply("nope").unwrap_err();
+    /// assert_eq!(error.column(), 2);
+    /// ```
+    pub fn column(&self) -> usize {
+        self.column
+    }
+}
+
+/// A value of a response body, read in place: its path, and where its text starts.
+pub(crate) struct At<'a> {
+    provider: Provider,
+    body: &'a str,
+    raw: &'a RawValue,
+    path: String,
+}
+
+impl<'a> At<'a> {
+    /// The whole body, which must be one JSON value.
+    pub(crate) fn body(provider: Provider, body: &'a str) -> Result<Self, ReplyError> {
+        let raw: &RawValue = serde_json::from_str(body).map_err(|error| ReplyError {
+            provider,
+            path: "the body".to_owned(),
+            line: error.line(),
+            column: error.column().max(1),
+            what: json_what(&error),
+        })?;
+        Ok(At {
+            provider,
+            body,
+            raw,
+            path: "the body".to_owned(),
+        })
+    }
+
+    /// Reads the value as `T`; a failure says where in the whole body it is.
+    pub(crate) fn read<T: Deserialize<'a>>(&self) -> Result<T, ReplyError> {
+        serde_json::from_str(self.raw.get()).map_err(|error| {
+            let (line, column) = self.position();
+            // serde_json's position is within this value's text.
+            let (line, column) = if error.line() <= 1 {
+                (line, column + error.column().saturating_sub(1))
+            } else {
+                (line + error.line() - 1, error.column())
+            };
+            ReplyError {
+                provider: self.provider,
+                path: self.path.clone(),
+                line,
+                column: column.max(1),
+                what: json_what(&error),
+            }
+        })
+    }
+
+    /// A field of this object's, or of an element of an array in it, read in place.
+    pub(crate) fn child(&self, raw: &'a RawValue, path: impl fmt::Display) -> At<'a> {
+        let path = match self.path.as_str() {
+            "the body" => path.to_string(),
+            parent => format!("{parent}{}", Joined(path)),
+        };
+        At {
+            provider: self.provider,
+            body: self.body,
+            raw,
+            path,
+        }
+    }
+
+    /// An error about this value.
+    pub(crate) fn error(&self, what: impl fmt::Display) -> ReplyError {
+        let (line, column) = self.position();
+        ReplyError {
+            provider: self.provider,
+            path: self.path.clone(),
+            line,
+            column,
+            what: what.to_string(),
+        }
+    }
+
+    /// The line and column where the value's text starts.
+    fn position(&self) -> (usize, usize) {
+        let offset = (self.raw.get().as_ptr() as usize).saturating_sub(self.body.as_ptr() as usize);
+        let before = self.body.get(..offset).unwrap_or(self.body);
+        let line = before.matches('\n').count() + 1;
+        let column = before
+            .rsplit('\n')
+            .next()
+            .map_or(0, |last| last.chars().count())
+            + 1;
+        (line, column)
+    }
+}
+
+/// A path segment after its parent: `.field`, or `[index]` as given.
+struct Joined<D>(D);
+
+impl<D: fmt::Display> fmt::Display for Joined<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let segment = self.0.to_string();
+        if segment.starts_with('[') {
+            f.write_str(&segment)
+        } else {
+            write!(f, ".{segment}")
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! A provider's reply becomes the stored message of the assistant's turn: every block in the
+//! order the reply gives it, tool arguments as the exact text the reply carried, usage mapped;
+//! and content the record has no block for is an error that says where and what.
+
+use transcript_replay::{
+    anthropic, gemini, openai, Block, ReplyError, Role, StoredMessage, TokenUsage, ToolInput,
+};
+
+#[derive(Clone, Copy, Debug)]
+enum Provider {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+fn read(provider: Provider, reply: &str) -> Result<StoredMessage, ReplyError> {
+    match provider {
+        Provider::OpenAi => openai::read_reply(reply),
+        Provider::Anthropic => anthropic::read_reply(reply),
+        Provider::Gemini => gemini::read_reply(reply),
+    }
+}
+
+fn usage(input: u64, output: u64, creation: u64, read: u64) -> Option<TokenUsage> {
+    Some(TokenUsage {
+        input_tokens: input,
+        output_tokens: output,
+        cache_creation_input_tokens: creation,
+        cache_read_input_tokens: read,
+    })
+}
+
+fn json(text: &str) -> ToolInput {
+    ToolInput::json(text).unwrap()
+}
+
+#[test]
+fn the_providers_documented_examples_become_these_stored_messages() {
+    // (provider, the reply, the blocks, the usage)
+    let cases: Vec<(Provider, &str, Vec<Block>, Option<TokenUsage>)> = vec![
+        (
+            Provider::OpenAi,
+            r#"{"id": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT", "object": "chat.completion",
+                "created": 1741569952, "model": "gpt-4.1-2025-04-14",
+                "choices": [{"index": 0, "message": {"role": "assistant",
+                    "content": "Hello! How can I assist you today?", "refusal": null, "annotations": []},
+                  "logprobs": null, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 19, "completion_tokens": 10, "total_tokens": 29,
+                  "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                  "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                    "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}},
+                "service_tier": "default"}"#,
+            vec![Block::text("Hello! How can I assist you today?")],
+            usage(19, 10, 0, 0),
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"id": "chatcmpl-abc123", "object": "chat.completion", "created": 1699896916,
+                "model": "gpt-4o-mini",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": null,
+                    "tool_calls": [
+                      {"id": "call_abc123", "type": "function",
+                       "function": {"name": "get_current_weather", "arguments": "{\n\"location\": \"Boston, MA\"\n}"}},
+                      {"id": "call_def456", "type": "function",
+                       "function": {"name": "get_current_weather", "arguments": "{\"location\":\"Paris\"}"}}]},
+                  "logprobs": null, "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": 82, "completion_tokens": 17, "total_tokens": 99,
+                  "prompt_tokens_details": {"cached_tokens": 64}}}"#,
+            vec![
+                Block::tool_use(
+                    "call_abc123",
+                    "get_current_weather",
+                    "{\n\"location\": \"Boston, MA\"\n}",
+                ),
+                Block::tool_use(
+                    "call_def456",
+                    "get_current_weather",
+                    r#"{"location":"Paris"}"#,
+                ),
+            ],
+            usage(82, 17, 0, 64),
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"index": 0, "message": {"role": "assistant", "content": null,
+                "refusal": "I'm sorry, I can't help with that."}, "finish_reason": "stop"}]}"#,
+            vec![Block::text("I'm sorry, I can't help with that.")],
+            None,
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"index": 0, "message": {"role": "assistant",
+                "reasoning_content": "The user wants a greeting.", "content": "Hi!"}}]}"#,
+            vec![
+                Block::reasoning("The user wants a greeting."),
+                Block::text("Hi!"),
+            ],
+            None,
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"id": "msg_013Zva2CMHLNnXjNJJKqJ2EF", "type": "message", "role": "assistant",
+                "content": [{"type": "text", "text": "Hi! My name is Claude."}],
+                "model": "claude-sonnet-4-5", "stop_reason": "end_turn", "stop_sequence": null,
+                "usage": {"input_tokens": 2095, "output_tokens": 503}}"#,
+            vec![Block::text("Hi! My name is Claude.")],
+            usage(2095, 503, 0, 0),
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"id": "msg_01Aq9w938a90dw8q", "type": "message", "role": "assistant",
+                "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
+                "content": [
+                  {"type": "thinking", "thinking": "The user wants the weather.", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"},
+                  {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"},
+                  {"type": "text", "text": "I'll check the weather.", "citations": null},
+                  {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather",
+                   "input": {"location": "San Francisco, CA", "unit": "celsius"}}],
+                "usage": {"input_tokens": 472, "output_tokens": 91,
+                  "cache_creation_input_tokens": 1200, "cache_read_input_tokens": 3000}}"#,
+            vec![
+                Block::reasoning("The user wants the weather."),
+                Block::text("I'll check the weather."),
+                Block::tool_use(
+                    "toolu_01A09q90qw90lq917835lq9",
+                    "get_weather",
+                    json(r#"{"location": "San Francisco, CA", "unit": "celsius"}"#),
+                ),
+            ],
+            usage(472, 91, 1200, 3000),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"text": "AI learns patterns from data."}],
+                  "role": "model"}, "finishReason": "STOP", "avgLogprobs": -0.13}],
+                "usageMetadata": {"promptTokenCount": 8, "candidatesTokenCount": 20, "totalTokenCount": 28},
+                "modelVersion": "gemini-2.0-flash"}"#,
+            vec![Block::text("AI learns patterns from data.")],
+            usage(8, 20, 0, 0),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"role": "model", "parts": [
+                  {"text": "**Planning** the lights.", "thought": true},
+                  {"functionCall": {"name": "set_light_values", "args": {"brightness": 25, "color_temp": "warm"}},
+                   "thoughtSignature": "CiQB0e2Kb2"},
+                  {"functionCall": {"id": "fc_7", "name": "power_disco_ball", "args": {"power": true}}},
+                  {"functionCall": {"name": "dim"}}]},
+                  "finishReason": "STOP"}],
+                "usageMetadata": {"promptTokenCount": 100, "candidatesTokenCount": 30,
+                  "thoughtsTokenCount": 12, "cachedContentTokenCount": 60, "totalTokenCount": 142}}"#,
+            vec![
+                Block::reasoning("**Planning** the lights."),
+                Block::tool_use(
+                    "call_1",
+                    "set_light_values",
+                    json(r#"{"brightness": 25, "color_temp": "warm"}"#),
+                ),
+                Block::tool_use("fc_7", "power_disco_ball", json(r#"{"power": true}"#)),
+                Block::tool_use("call_3", "dim", json("{}")),
+            ],
+            usage(100, 42, 0, 60),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"role": "model", "parts": [
+                  {"text": "Here is the cat."},
+                  {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}]}}]}"#,
+            vec![
+                Block::text("Here is the cat."),
+                Block::image("image/png", "iVBORw0KGgo="),
+            ],
+            None,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (index, (provider, reply, blocks, usage)) in cases.into_iter().enumerate() {
+        let expected = StoredMessage {
+            role: Role::Assistant,
+            blocks,
+            usage,
+            timestamp: None,
+        };
+        match read(provider, reply) {
+            Ok(message) if message == expected => {}
+            Ok(message) => failures.push(format!(
+                "case {index} ({provider:?}):\n  got  {message:?}\n  want {expected:?}"
+            )),
+            Err(error) => failures.push(format!("case {index} ({provider:?}): {error}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn tool_input_keeps_the_form_and_text_each_provider_sent() {
+    let openai = openai::read_reply(
+        r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
+            "function": {"name": "f", "arguments": "{ \"a\" : 1 }"}}]}}]}"#,
+    )
+    .unwrap();
+    let anthropic = anthropic::read_reply(
+        r#"{"content": [{"type": "tool_use", "id": "t", "name": "f", "input": { "a" : 1 }}]}"#,
+    )
+    .unwrap();
+    for (message, form) in [(openai, false), (anthropic, true)] {
+        let [Block::ToolUse { input, .. }] = message.blocks.as_slice() else {
+            panic!("one tool call")
+        };
+        assert_eq!(input.as_str(), r#"{ "a" : 1 }"#);
+        assert_eq!(input.is_json_value(), form);
+    }
+}
+
+#[test]
+fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
+    // (provider, the reply, the exact error)
+    let cases = [
+        (
+            Provider::OpenAi,
+            r#"{"choices": []}"#,
+            "OpenAI reply, choices (line 1, column 13): the reply has no choice",
+        ),
+        (
+            Provider::OpenAi,
+            "{\"choices\": [{\"message\": {\"role\": \"assistant\",\n  \"audio\": {\"id\": \"audio_1\", \"data\": \"UklG\"}}}]}",
+            "OpenAI reply, choices[0].message.audio (line 2, column 12): `audio` has no block in the record",
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "computer", "computer": {}}]}}]}"#,
+            r#"OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 42): a tool call of type "computer" has no block in the record"#,
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}}]}"#,
+            "OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 98): missing field `arguments`",
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"content": [{"type": "text", "text": "a"}, {"type": "web_search_tool_result", "tool_use_id": "s", "content": []}]}"#,
+            r#"Anthropic reply, content[1] (line 1, column 45): content of type "web_search_tool_result" has no block in the record"#,
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"content": [{"type": "tool_use", "id": "t", "name": "f"}]}"#,
+            "Anthropic reply, content[0] (line 1, column 14): missing field `input` in a tool_use block",
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#,
+            "Anthropic reply, the body (line 1, column 81): missing field `content`",
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"executableCode": {"language": "PYTHON", "code": "print(1)"}}]}}]}"#,
+            r#"Gemini reply, candidates[0].content.parts[0] (line 1, column 40): a part with "executableCode" has no block in the record"#,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"promptFeedback": {"blockReason": "SAFETY"}}"#,
+            "Gemini reply, the body (line 1, column 1): the reply has no candidate (the prompt was blocked: SAFETY)",
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": "SAFETY"}]}"#,
+            "Gemini reply, candidates[0] (line 1, column 17): the candidate has no content (finish reason SAFETY)",
+        ),
+        (
+            Provider::Gemini,
+            "{\"candidates\": [",
+            "Gemini reply, the body (line 1, column 16): unexpected end of input while parsing a list",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (provider, reply, expected) in cases {
+        match read(provider, reply) {
+            Ok(message) => failures.push(format!("{provider:?}: read {message:?}")),
+            Err(error) if error.to_string() != expected => {
+                failures.push(format!("{provider:?}:\n  got  {error}\n  want {expected}"))
+            }
+            Err(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
