@@ -134,6 +134,9 @@ pub(crate) static RULES: Rules = Rules {
     // The server merges adjacent turns of one role itself (see the module docs).
     merges_same_role: false,
     takes_prefill: true,
+    rejects_ending_on_assistant: false,
+    starts_on_user: false,
+    model_role: "assistant",
     body_keys: &["system", "messages"],
 };
 

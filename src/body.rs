@@ -384,6 +384,14 @@ enum Kind {
     /// none).
     EndsOnAssistant {
         provider: Provider,
+        role: &'static str,
+        prefill: bool,
+        rejects: bool,
+    },
+    /// The first conversation turn is the model's, and the provider needs a user turn first.
+    StartsOnAssistant {
+        provider: Provider,
+        role: &'static str,
     },
     /// A prefill was asked of a provider that has none.
     PrefillNotTaken(Provider),
@@ -410,18 +418,31 @@ impl fmt::Display for Kind {
                 f,
                 "the request has no conversation turn, which {provider} rejects: add the live turn"
             ),
-            Kind::EndsOnAssistant { provider } => {
-                let turn = provider_role(*provider, Role::Assistant);
+            Kind::EndsOnAssistant {
+                provider,
+                role,
+                prefill,
+                rejects,
+            } => {
+                let turn = article(role);
                 write!(f, "the request would end on {turn} turn: add the live turn")?;
-                match provider {
-                    // Source: Gemini's error for a request that ends on a model turn.
-                    Provider::Gemini => {
-                        f.write_str(" (Gemini rejects a request that ends on a model turn)")
-                    }
-                    Provider::Anthropic => f.write_str(" (or ask for a prefill)"),
-                    Provider::OpenAi => Ok(()),
+                if *prefill {
+                    f.write_str(" (or ask for a prefill)")?;
                 }
+                if *rejects {
+                    write!(
+                        f,
+                        " ({provider} rejects a request that ends on {turn} turn)"
+                    )?;
+                }
+                Ok(())
             }
+            Kind::StartsOnAssistant { provider, role } => write!(
+                f,
+                "the request would start on {} turn, which {provider} rejects (\"A conversation \
+                 must start with a user message\"): the record has no user turn before it",
+                article(role)
+            ),
             Kind::PrefillNotTaken(provider) => {
                 write!(f, "a prefill was asked for, and {provider} takes none")
             }
@@ -431,8 +452,9 @@ impl fmt::Display for Kind {
                 appended,
             } => write!(
                 f,
-                "appended message {appended} would follow {role} turn with another, which \
-                 {provider} rejects, and an appended message is sent as it is"
+                "appended message {appended} would follow {} turn with another, which \
+                 {provider} rejects, and an appended message is sent as it is",
+                article(role)
             ),
             Kind::FieldsNotAnObject(found) => {
                 write!(f, "the caller's fields must be a JSON object, not {found}")
@@ -503,13 +525,25 @@ pub(crate) fn assemble<'a>(
                 if role == before {
                     return Err(BodyError::new(Kind::AdjacentRoles {
                         provider,
-                        role: provider_role(provider, role),
+                        role: match role {
+                            Role::Assistant => rules.model_role,
+                            Role::User => "user",
+                            Role::System => "system",
+                        },
                         appended: index,
                     }));
                 }
             }
             previous = role;
         }
+    }
+    if rules.starts_on_user
+        && rendered.messages.first().map(|(role, _)| *role) == Some(Role::Assistant)
+    {
+        return Err(BodyError::new(Kind::StartsOnAssistant {
+            provider,
+            role: rules.model_role,
+        }));
     }
     let has_turns = !rendered.messages.is_empty() || !turn.appended.is_empty();
     let openai_system_only = !rules.hoists_system && instructions.is_some();
@@ -522,7 +556,12 @@ pub(crate) fn assemble<'a>(
     };
     if last == Some(Role::Assistant) {
         if !turn.prefill {
-            return Err(BodyError::new(Kind::EndsOnAssistant { provider }));
+            return Err(BodyError::new(Kind::EndsOnAssistant {
+                provider,
+                role: rules.model_role,
+                prefill: rules.takes_prefill,
+                rejects: rules.rejects_ending_on_assistant,
+            }));
         }
         // A prefill the crate rendered: the final assistant text without trailing white
         // space, as the provider requires; nowhere else is anything trimmed.
@@ -579,14 +618,11 @@ fn role_of(raw: &RawValue) -> Option<Role> {
     }
 }
 
-/// A role as the provider names it, with its article, for an error.
-fn provider_role(provider: Provider, role: Role) -> &'static str {
-    match (provider, role) {
-        (Provider::Gemini, Role::Assistant) => "a model",
-        (Provider::OpenAi | Provider::Anthropic, Role::Assistant) => "an assistant",
-        (_, Role::User) => "a user",
-        (_, Role::System) => "a system",
-    }
+/// A role's name with its article, for an error: "an assistant", "a model".
+fn article(role: &str) -> String {
+    // The roles are "assistant", "model", "user" and "system": only the first takes "an".
+    let article = if role.starts_with('a') { "an" } else { "a" };
+    format!("{article} {role}")
 }
 
 /// Writes the caller's fields as entries of the body's map, in their order.

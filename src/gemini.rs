@@ -118,6 +118,9 @@ pub(crate) static RULES: Rules = Rules {
     drops_blank_text: true,
     merges_same_role: true,
     takes_prefill: false,
+    rejects_ending_on_assistant: true,
+    starts_on_user: false,
+    model_role: "model",
     body_keys: &["systemInstruction", "system_instruction", "contents"],
 };
 

@@ -66,12 +66,14 @@
 #![warn(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod anthropic;
+pub mod bedrock;
 mod body;
 mod cache;
 mod error;
 pub mod gemini;
 mod image;
 pub mod openai;
+pub mod openai_responses;
 mod parse;
 mod record;
 mod render;

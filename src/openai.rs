@@ -94,6 +94,9 @@ pub(crate) static RULES: Rules = Rules {
     // OpenAI takes adjacent messages of one role.
     merges_same_role: false,
     takes_prefill: false,
+    rejects_ending_on_assistant: false,
+    starts_on_user: false,
+    model_role: "assistant",
     body_keys: &["messages"],
 };
 
@@ -338,7 +341,7 @@ impl Serialize for ImageUrl<'_, '_> {
 }
 
 /// `data:<media type>;base64,<data>`, written straight into the request as it is serialized.
-struct DataUrl<'p, 'a>(&'p Image<'a>);
+pub(crate) struct DataUrl<'p, 'a>(pub(crate) &'p Image<'a>);
 
 impl fmt::Display for DataUrl<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -15,6 +15,7 @@ use crate::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
 /// assert_eq!(Provider::OpenAi.to_string(), "OpenAI");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Provider {
     /// OpenAI Chat Completions ([`openai`](crate::openai)).
     OpenAi,
@@ -22,14 +23,20 @@ pub enum Provider {
     Anthropic,
     /// Gemini generateContent ([`gemini`](crate::gemini)).
     Gemini,
+    /// OpenAI Responses ([`openai_responses`](crate::openai_responses)); named "OpenAI" in
+    /// markers, like Chat Completions: the provider is the same.
+    OpenAiResponses,
+    /// Amazon Bedrock Converse ([`bedrock`](crate::bedrock)).
+    Bedrock,
 }
 
 impl fmt::Display for Provider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Provider::OpenAi => "OpenAI",
+            Provider::OpenAi | Provider::OpenAiResponses => "OpenAI",
             Provider::Anthropic => "Anthropic",
             Provider::Gemini => "Gemini",
+            Provider::Bedrock => "Bedrock",
         })
     }
 }
@@ -41,6 +48,8 @@ impl Provider {
             Provider::OpenAi => &crate::openai::RULES,
             Provider::Anthropic => &crate::anthropic::RULES,
             Provider::Gemini => &crate::gemini::RULES,
+            Provider::OpenAiResponses => &crate::openai_responses::RULES,
+            Provider::Bedrock => &crate::bedrock::RULES,
         };
         rules.image_role_rule
     }
@@ -72,6 +81,13 @@ pub(crate) struct Rules {
     /// Whether a whole request may end on an assistant turn that the model continues (a
     /// prefill).
     pub(crate) takes_prefill: bool,
+    /// Whether the provider answers a request that ends on the model's turn with an error
+    /// (rather than with a reply to nothing).
+    pub(crate) rejects_ending_on_assistant: bool,
+    /// Whether the first conversation turn must be a user turn.
+    pub(crate) starts_on_user: bool,
+    /// What the provider calls the model's role.
+    pub(crate) model_role: &'static str,
     /// The top-level keys of a whole request that the crate writes, which a caller's own
     /// fields must not repeat.
     pub(crate) body_keys: &'static [&'static str],
