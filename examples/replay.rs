@@ -1,7 +1,8 @@
 //! Replays a stored record and prints what would be sent to a model.
 //!
 //! ```text
-//! cargo run --example replay -- [--vision sees|blind] [--provider neutral|openai|anthropic|gemini]
+//! cargo run --example replay -- [--vision sees|blind]
+//!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h]]
 //!     [FILE|-]
@@ -22,8 +23,8 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, BodyError, Cache, StoredMessage,
-    Turn, Vision,
+    anthropic, bedrock, gemini, openai, openai_responses, parse_record, replay_messages, BodyError,
+    Cache, StoredMessage, Turn, Vision,
 };
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
@@ -31,30 +32,32 @@ use transcript_replay::{
 const SAMPLE: &str = include_str!("sample-conversation.json");
 
 const USAGE: &str = "\
-usage: replay [--vision sees|blind] [--provider neutral|openai|anthropic|gemini] [--pretty]
+usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h]] [FILE|-]
-       replay --reply openai|anthropic|gemini [--pretty] FILE|-
+       replay --reply PROVIDER [--pretty] FILE|-
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
 wire messages, the provider's history fragment, or, with --model, the provider's whole
 request body, as JSON.
 
   --vision sees|blind     whether the model views images (default: sees)
-  --provider NAME         neutral, openai, anthropic or gemini (default: neutral)
+  --provider NAME         neutral, openai, openai-responses, anthropic, gemini or bedrock
+                          (default: neutral)
   --pretty                indent the JSON
   --model NAME            print the whole request body for this model (a provider is
                           needed); OpenAI and Anthropic take the model in the body, Gemini
-                          in the URL, so its body leaves it out
+                          and Bedrock in the URL, so their bodies leave it out
   --system TEXT           the caller's system prompt (default: none)
   --no-preamble           leave REPLAY_PREAMBLE out of the system text
   --live FILE             the live turn: a record of messages not stored yet; - reads
                           standard input
   --max-tokens N          the reply's token limit: Anthropic's max_tokens (default 4096),
-                          OpenAI's max_completion_tokens, Gemini's
-                          generationConfig.maxOutputTokens (none by default)
-  --cache 5m|1h           prompt-cache breakpoints for Anthropic, kept 5 minutes or 1 hour
-                          (OpenAI and Gemini cache by themselves: no change there)
+                          OpenAI Chat's max_completion_tokens, Responses'
+                          max_output_tokens, Gemini's generationConfig.maxOutputTokens,
+                          Bedrock's inferenceConfig.maxTokens (none by default)
+  --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
+                          minutes or 1 hour (OpenAI and Gemini cache by themselves)
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
   --reply PROVIDER        read FILE as the provider's response body and print the stored
@@ -65,8 +68,29 @@ request body, as JSON.
 enum Output {
     Neutral,
     OpenAi,
+    OpenAiResponses,
     Anthropic,
     Gemini,
+    Bedrock,
+}
+
+/// The providers by the names the options take.
+const PROVIDERS: [(&str, Output); 5] = [
+    ("openai", Output::OpenAi),
+    ("openai-responses", Output::OpenAiResponses),
+    ("anthropic", Output::Anthropic),
+    ("gemini", Output::Gemini),
+    ("bedrock", Output::Bedrock),
+];
+
+fn provider(name: &str, option: &str) -> Result<Output, String> {
+    PROVIDERS
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|&(_, output)| output)
+        .ok_or_else(|| {
+            format!("unknown provider {name:?} for {option}, expected openai, openai-responses, anthropic, gemini or bedrock")
+        })
 }
 
 #[derive(PartialEq, Eq)]
@@ -165,16 +189,10 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 set(&mut vision, parsed, "--vision")?;
             }
             "--provider" => {
-                let parsed = match value()?.as_str() {
+                let name = value()?;
+                let parsed = match name.as_str() {
                     "neutral" => Output::Neutral,
-                    "openai" => Output::OpenAi,
-                    "anthropic" => Output::Anthropic,
-                    "gemini" => Output::Gemini,
-                    other => {
-                        return Err(format!(
-                        "unknown provider {other:?}, expected neutral, openai, anthropic or gemini"
-                    ))
-                    }
+                    other => provider(other, "--provider")?,
                 };
                 set(&mut output, parsed, "--provider")?;
             }
@@ -202,16 +220,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 set(&mut max_tokens, parsed, "--max-tokens")?;
             }
             "--reply" => {
-                let parsed = match value()?.as_str() {
-                    "openai" => Output::OpenAi,
-                    "anthropic" => Output::Anthropic,
-                    "gemini" => Output::Gemini,
-                    other => {
-                        return Err(format!(
-                            "unknown provider {other:?} for --reply, expected openai, anthropic or gemini"
-                        ))
-                    }
-                };
+                let parsed = provider(&value()?, "--reply")?;
                 set(&mut reply, parsed, "--reply")?;
             }
             "--cache" => {
@@ -246,7 +255,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
     let body = match model {
         Some(model) => {
             if output == Output::Neutral {
-                return Err("--model needs --provider openai, anthropic or gemini".to_owned());
+                return Err("--model needs a --provider other than neutral".to_owned());
             }
             if live == Some(Input::Stdin) && input == Input::Stdin {
                 return Err("the record and --live cannot both read standard input".to_owned());
@@ -323,8 +332,18 @@ struct Fields<'a> {
     max_tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_completion_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_output_tokens: Option<u64>,
     #[serde(rename = "generationConfig", skip_serializing_if = "Option::is_none")]
     generation_config: Option<GenerationConfig>,
+    #[serde(rename = "inferenceConfig", skip_serializing_if = "Option::is_none")]
+    inference_config: Option<InferenceConfig>,
+}
+
+#[derive(Serialize)]
+struct InferenceConfig {
+    #[serde(rename = "maxTokens")]
+    max_tokens: u64,
 }
 
 #[derive(Serialize)]
@@ -346,10 +365,21 @@ fn fields(output: Output, options: &BodyOptions) -> Fields<'_> {
             max_tokens: Some(options.max_tokens.unwrap_or(4096)),
             ..Fields::default()
         },
+        Output::OpenAiResponses => Fields {
+            model,
+            max_output_tokens: options.max_tokens,
+            ..Fields::default()
+        },
         Output::Gemini => Fields {
             generation_config: options
                 .max_tokens
                 .map(|max_output_tokens| GenerationConfig { max_output_tokens }),
+            ..Fields::default()
+        },
+        Output::Bedrock => Fields {
+            inference_config: options
+                .max_tokens
+                .map(|max_tokens| InferenceConfig { max_tokens }),
             ..Fields::default()
         },
         Output::Neutral => Fields::default(),
@@ -373,6 +403,8 @@ fn run(options: &Options) -> Result<(), String> {
             Output::OpenAi => openai::read_reply(&json),
             Output::Anthropic => anthropic::read_reply(&json),
             Output::Gemini => gemini::read_reply(&json),
+            Output::OpenAiResponses => openai_responses::read_reply(&json),
+            Output::Bedrock => bedrock::read_reply(&json),
             Output::Neutral => return Err("--reply needs a provider".to_owned()),
         }
         .map_err(|error| error.to_string())?;
@@ -393,6 +425,10 @@ fn run(options: &Options) -> Result<(), String> {
                     write_json(&mut out, &anthropic::render(&wire), options.pretty)
                 }
                 Output::Gemini => write_json(&mut out, &gemini::render(&wire), options.pretty),
+                Output::OpenAiResponses => {
+                    write_json(&mut out, &openai_responses::render(&wire), options.pretty)
+                }
+                Output::Bedrock => write_json(&mut out, &bedrock::render(&wire), options.pretty),
             }
         }
         Some(body) => {
@@ -425,6 +461,16 @@ fn run(options: &Options) -> Result<(), String> {
                 Output::Gemini => {
                     write_json(&mut out, &gemini::body(&turn).map_err(bad)?, options.pretty)
                 }
+                Output::OpenAiResponses => write_json(
+                    &mut out,
+                    &openai_responses::body(&turn).map_err(bad)?,
+                    options.pretty,
+                ),
+                Output::Bedrock => write_json(
+                    &mut out,
+                    &bedrock::body(&turn).map_err(bad)?,
+                    options.pretty,
+                ),
                 // parse_args refuses this already.
                 Output::Neutral => return Err("--model needs a provider".to_owned()),
             }

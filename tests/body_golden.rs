@@ -6,7 +6,8 @@
 
 use serde_json::json;
 use transcript_replay::{
-    anthropic, gemini, openai, Block, BodyError, Role, StoredMessage, Turn, Vision, REPLAY_PREAMBLE,
+    anthropic, bedrock, gemini, openai, openai_responses, Block, BodyError, Role, StoredMessage,
+    Turn, Vision, REPLAY_PREAMBLE,
 };
 
 /// A 1x1 PNG.
@@ -18,13 +19,25 @@ enum Provider {
     OpenAi,
     Anthropic,
     Gemini,
+    OpenAiResponses,
+    Bedrock,
 }
+
+const PROVIDERS: [Provider; 5] = [
+    Provider::OpenAi,
+    Provider::Anthropic,
+    Provider::Gemini,
+    Provider::OpenAiResponses,
+    Provider::Bedrock,
+];
 
 fn body(provider: Provider, turn: &Turn<'_>) -> Result<String, BodyError> {
     Ok(match provider {
         Provider::OpenAi => serde_json::to_string(&openai::body(turn)?).unwrap(),
         Provider::Anthropic => serde_json::to_string(&anthropic::body(turn)?).unwrap(),
         Provider::Gemini => serde_json::to_string(&gemini::body(turn)?).unwrap(),
+        Provider::OpenAiResponses => serde_json::to_string(&openai_responses::body(turn)?).unwrap(),
+        Provider::Bedrock => serde_json::to_string(&bedrock::body(turn)?).unwrap(),
     })
 }
 
@@ -91,6 +104,29 @@ fn each_provider_places_the_system_text_and_the_live_turn_as_its_api_says() {
                 r#"{"role":"model","parts":[{"text":"Tool use: screenshot({})\n\nResult (screenshot): captured"},"#,
                 r#"{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
                 r#"{"role":"user","parts":[{"text":"Well?"}]}]}"#,
+            ),
+        ),
+        (
+            Provider::OpenAiResponses,
+            concat!(
+                r#"{"instructions":"Be brief.","input":[{"role":"system","content":"Summary: the app was opened."},"#,
+                r#"{"role":"user","content":"Is the button blue?"},"#,
+                r#"{"role":"assistant","content":"Tool use: screenshot({})"},"#,
+                r#"{"role":"assistant","content":"Result (screenshot): captured\n\n[Image (image/png) not shown: it is shown in the next user message]"},"#,
+                r#"{"role":"user","content":[{"type":"input_text","text":"[Image (image/png) from an earlier turn]"},"#,
+                r#"{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC","detail":"auto"},"#,
+                r#"{"type":"input_text","text":"Well?"}]}]}"#,
+            ),
+        ),
+        (
+            Provider::Bedrock,
+            concat!(
+                r#"{"system":[{"text":"Be brief."},{"text":"Summary: the app was opened."}],"#,
+                r#""messages":[{"role":"user","content":[{"text":"Is the button blue?"}]},"#,
+                r#"{"role":"assistant","content":[{"text":"Tool use: screenshot({})\n\nResult (screenshot): captured\n\n[Image (image/png) not shown: it is shown in the next user message]"}]},"#,
+                r#"{"role":"user","content":[{"text":"[Image (image/png) from an earlier turn]"},"#,
+                r#"{"image":{"format":"png","source":{"bytes":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}},"#,
+                r#"{"text":"Well?"}]}]}"#,
             ),
         ),
     ];
@@ -223,7 +259,7 @@ fn a_blind_model_gets_the_screenshot_as_a_marker_where_it_was_taken() {
         .without_preamble()
         .vision(Vision::Blind)
         .live(&live);
-    for provider in [Provider::OpenAi, Provider::Anthropic, Provider::Gemini] {
+    for provider in PROVIDERS {
         let json = body(provider, &turn).unwrap();
         assert!(
             json.contains("[Image (image/png) not shown: this model cannot view images]"),
@@ -262,6 +298,11 @@ fn a_body_a_provider_would_reject_is_an_error_that_names_the_rule() {
         StoredMessage::assistant("Hello!"),
     ];
     let only_system = [StoredMessage::system("Summary: nothing yet.")];
+    let starts_on_assistant = [
+        StoredMessage::system("Summary: nothing yet."),
+        StoredMessage::assistant("Hello!"),
+        StoredMessage::user("Hi"),
+    ];
     let history = [StoredMessage::user("Hi")];
     // (provider, the turn, the exact error)
     let cases: Vec<(Provider, Turn<'_>, &str)> = vec![
@@ -279,6 +320,26 @@ fn a_body_a_provider_would_reject_is_an_error_that_names_the_rule() {
             Provider::Gemini,
             Turn::new(&ends_on_assistant),
             "the request would end on a model turn: add the live turn (Gemini rejects a request that ends on a model turn)",
+        ),
+        (
+            Provider::Bedrock,
+            Turn::new(&ends_on_assistant),
+            "the request would end on an assistant turn: add the live turn (Bedrock rejects a request that ends on an assistant turn)",
+        ),
+        (
+            Provider::Bedrock,
+            Turn::new(&starts_on_assistant),
+            "the request would start on an assistant turn, which Bedrock rejects (\"A conversation must start with a user message\"): the record has no user turn before it",
+        ),
+        (
+            Provider::OpenAiResponses,
+            Turn::new(&ends_on_assistant).prefill(),
+            "a prefill was asked for, and OpenAI takes none",
+        ),
+        (
+            Provider::OpenAiResponses,
+            Turn::new(&history).fields(&json!({"input": "x"})),
+            "the caller's field `input` is one the crate writes in a request to OpenAI",
         ),
         (
             Provider::Anthropic,

@@ -365,10 +365,10 @@ fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() 
         &["--provider", "anthropic", "--model", "m", "--cache", "2h"],
         &["--provider", "anthropic", "--cache", "5m"],
         &["--estimate"],
-        &["--reply", "bedrock", "x.json"],
+        &["--reply", "cohere", "x.json"],
         &["--reply", "openai"],
         &["--reply", "openai", "--provider", "gemini", "x.json"],
-        &["--provider", "bedrock"],
+        &["--provider", "cohere"],
         &["--pretty=yes"],
     ] {
         let output = run(args, "");
@@ -419,4 +419,52 @@ fn reply_prints_the_stored_message_a_reply_becomes() {
     let bad = run(&["--reply", "gemini", "-"], r#"{"candidates": []}"#);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("the reply has no candidate"));
+}
+
+#[test]
+fn the_responses_and_bedrock_surfaces_print_their_bodies_and_read_their_replies() {
+    let record = r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}]}]"#;
+    let responses = stdout_json(&run(
+        &[
+            "--provider",
+            "openai-responses",
+            "--model",
+            "m1",
+            "--no-preamble",
+            "--system",
+            "Be brief.",
+            "-",
+        ],
+        record,
+    ));
+    assert_eq!(
+        responses,
+        serde_json::json!({"model": "m1", "instructions": "Be brief.",
+            "input": [{"role": "user", "content": "Hi"}]})
+    );
+    let bedrock = stdout_json(&run(
+        &[
+            "--provider",
+            "bedrock",
+            "--model",
+            "m1",
+            "--no-preamble",
+            "--max-tokens",
+            "5",
+            "-",
+        ],
+        record,
+    ));
+    assert_eq!(
+        bedrock,
+        serde_json::json!({"inferenceConfig": {"maxTokens": 5},
+            "messages": [{"role": "user", "content": [{"text": "Hi"}]}]})
+    );
+    let reply = r#"{"output": {"message": {"role": "assistant", "content": [{"text": "Hello!"}]}},
+        "usage": {"inputTokens": 3, "outputTokens": 2, "totalTokens": 5}}"#;
+    assert_eq!(
+        stdout_json(&run(&["--reply", "bedrock", "-"], reply)),
+        serde_json::json!({"role": "assistant", "blocks": [{"type": "text", "text": "Hello!"}],
+            "usage": {"input_tokens": 3, "output_tokens": 2}})
+    );
 }

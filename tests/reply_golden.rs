@@ -3,7 +3,8 @@
 //! and content the record has no block for is an error that says where and what.
 
 use transcript_replay::{
-    anthropic, gemini, openai, Block, ReplyError, Role, StoredMessage, TokenUsage, ToolInput,
+    anthropic, bedrock, gemini, openai, openai_responses, Block, ReplyError, Role, StoredMessage,
+    TokenUsage, ToolInput,
 };
 
 #[derive(Clone, Copy, Debug)]
@@ -11,6 +12,8 @@ enum Provider {
     OpenAi,
     Anthropic,
     Gemini,
+    OpenAiResponses,
+    Bedrock,
 }
 
 fn read(provider: Provider, reply: &str) -> Result<StoredMessage, ReplyError> {
@@ -18,6 +21,8 @@ fn read(provider: Provider, reply: &str) -> Result<StoredMessage, ReplyError> {
         Provider::OpenAi => openai::read_reply(reply),
         Provider::Anthropic => anthropic::read_reply(reply),
         Provider::Gemini => gemini::read_reply(reply),
+        Provider::OpenAiResponses => openai_responses::read_reply(reply),
+        Provider::Bedrock => bedrock::read_reply(reply),
     }
 }
 
@@ -265,6 +270,16 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
             Provider::Gemini,
             r#"{"candidates": [{"finishReason": "SAFETY"}]}"#,
             "Gemini reply, candidates[0] (line 1, column 17): the candidate has no content (finish reason SAFETY)",
+        ),
+        (
+            Provider::OpenAiResponses,
+            r#"{"output": [{"type": "web_search_call", "id": "ws_1", "status": "completed"}]}"#,
+            r#"OpenAI reply, output[0] (line 1, column 13): an output item of type "web_search_call" has no block in the record"#,
+        ),
+        (
+            Provider::Bedrock,
+            r#"{"output": {"message": {"role": "assistant", "content": [{"citationsContent": {}}]}}}"#,
+            r#"Bedrock reply, output.message.content[0] (line 1, column 58): a content block of type "citationsContent" has no block in the record"#,
         ),
         (
             Provider::Gemini,

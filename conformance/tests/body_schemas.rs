@@ -11,8 +11,8 @@ use jsonschema::Validator;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use transcript_replay::{
-    anthropic, gemini, openai, replay_messages, Block, Role, StoredMessage, Turn, Vision,
-    REPLAY_PREAMBLE,
+    anthropic, bedrock, gemini, openai, openai_responses, replay_messages, Block, Role,
+    StoredMessage, Turn, Vision, REPLAY_PREAMBLE,
 };
 use transcript_replay_conformance::{records, schemas};
 
@@ -23,6 +23,8 @@ struct Validators {
     openai: Validator,
     anthropic: Validator,
     gemini: Validator,
+    responses: Validator,
+    responses_item: Validator,
 }
 
 fn validators() -> &'static Validators {
@@ -31,6 +33,8 @@ fn validators() -> &'static Validators {
         openai: schemas::openai().validator("CreateChatCompletionRequest"),
         anthropic: schemas::anthropic().validator("CreateMessageParams"),
         gemini: schemas::gemini().validator("GenerateContentRequest"),
+        responses: schemas::openai().validator("CreateResponse"),
+        responses_item: schemas::openai().validator("EasyInputMessage"),
     })
 }
 
@@ -39,9 +43,54 @@ enum Provider {
     OpenAi,
     Anthropic,
     Gemini,
+    OpenAiResponses,
+    Bedrock,
 }
 
-const PROVIDERS: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
+const PROVIDERS: [Provider; 5] = [
+    Provider::OpenAi,
+    Provider::Anthropic,
+    Provider::Gemini,
+    Provider::OpenAiResponses,
+    Provider::Bedrock,
+];
+
+impl Provider {
+    /// Whether leading system messages go to a system field.
+    fn hoists(self) -> bool {
+        matches!(
+            self,
+            Provider::Anthropic | Provider::Gemini | Provider::Bedrock
+        )
+    }
+
+    /// Whether adjacent turns of one role are rejected (and so merged).
+    fn alternates(self) -> bool {
+        matches!(self, Provider::Gemini | Provider::Bedrock)
+    }
+
+    /// Whether images go only in user turns.
+    fn images_only_in_user_turns(self) -> bool {
+        self != Provider::Gemini
+    }
+
+    /// Whether text must never be blank.
+    fn no_blank_text(self) -> bool {
+        matches!(
+            self,
+            Provider::Anthropic | Provider::Gemini | Provider::Bedrock
+        )
+    }
+
+    /// The list of turns and each turn's content.
+    fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            Provider::OpenAi | Provider::Anthropic | Provider::Bedrock => ("messages", "content"),
+            Provider::Gemini => ("contents", "parts"),
+            Provider::OpenAiResponses => ("input", "content"),
+        }
+    }
+}
 
 /// What one turn of the generated conversation asks for.
 #[derive(Debug, Clone)]
@@ -138,14 +187,17 @@ fn system_text(case: &Case) -> Option<String> {
 /// error when it cannot.
 fn expected(case: &Case, provider: Provider) -> Result<(), &'static str> {
     let all: Vec<&StoredMessage> = case.history.iter().chain(&case.live).collect();
-    let hoists = provider != Provider::OpenAi;
-    let turns = if hoists {
-        all.iter().skip_while(|m| m.role == Role::System).count()
+    let turns: Vec<&&StoredMessage> = if provider.hoists() {
+        all.iter().skip_while(|m| m.role == Role::System).collect()
     } else {
-        all.len()
+        all.iter().collect()
     };
-    if turns == 0 && (hoists || system_text(case).is_none()) {
+    if turns.is_empty() && (provider.hoists() || system_text(case).is_none()) {
         return Err("the request has no conversation turn");
+    }
+    let first = turns.first().map(|message| message.role);
+    if provider == Provider::Bedrock && matches!(first, Some(Role::Assistant | Role::Tool)) {
+        return Err("the request would start on");
     }
     match all.last().map(|message| message.role) {
         Some(Role::Assistant | Role::Tool) => Err("the request would end on"),
@@ -165,10 +217,7 @@ fn strings(value: &Value) -> Vec<&str> {
 
 /// The turns of a body, as (role, content or parts).
 fn turns(body: &Value, provider: Provider) -> Vec<(&str, &Value)> {
-    let (list, content) = match provider {
-        Provider::OpenAi | Provider::Anthropic => ("messages", "content"),
-        Provider::Gemini => ("contents", "parts"),
-    };
+    let (list, content) = provider.keys();
     body[list]
         .as_array()
         .unwrap()
@@ -187,26 +236,36 @@ fn native_images(content: &Value) -> Vec<&str> {
                 .filter_map(|part| {
                     part["image_url"]["url"]
                         .as_str()
+                        .or_else(|| part["image_url"].as_str())
                         .and_then(|url| url.split_once(";base64,").map(|(_, data)| data))
                         .or_else(|| part["source"]["data"].as_str())
                         .or_else(|| part["inlineData"]["data"].as_str())
+                        .or_else(|| part["image"]["source"]["bytes"].as_str())
                 })
                 .collect()
         })
         .unwrap_or_default()
 }
 
+fn value(body: impl serde::Serialize) -> Value {
+    serde_json::to_value(body).unwrap()
+}
+
 fn problems(case: &Case, provider: Provider) -> Vec<String> {
     let mut problems = Vec::new();
-    let turn = turn(case)
-        .fields(&json!({"model": "test-model", "max_tokens": 1024}))
-        .fields(&json!({}));
+    let fields = match provider {
+        Provider::OpenAi | Provider::OpenAiResponses => json!({"model": "test-model"}),
+        Provider::Anthropic => json!({"model": "test-model", "max_tokens": 1024}),
+        // The model goes in the URL.
+        Provider::Gemini | Provider::Bedrock => json!({}),
+    };
+    let turn = turn(case).fields(&fields);
     let built = match provider {
-        Provider::OpenAi => openai::body(&turn).map(|body| serde_json::to_value(body).unwrap()),
-        Provider::Anthropic => {
-            anthropic::body(&turn).map(|body| serde_json::to_value(body).unwrap())
-        }
-        Provider::Gemini => gemini::body(&turn).map(|body| serde_json::to_value(body).unwrap()),
+        Provider::OpenAi => openai::body(&turn).map(value),
+        Provider::Anthropic => anthropic::body(&turn).map(value),
+        Provider::Gemini => gemini::body(&turn).map(value),
+        Provider::OpenAiResponses => openai_responses::body(&turn).map(value),
+        Provider::Bedrock => bedrock::body(&turn).map(value),
     };
     let body = match (built, expected(case, provider)) {
         (Ok(body), Ok(())) => body,
@@ -221,21 +280,27 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
 
     // The full schema.
     let validators = validators();
-    let validator = match provider {
-        Provider::OpenAi => &validators.openai,
-        Provider::Anthropic => &validators.anthropic,
-        Provider::Gemini => &validators.gemini,
-    };
-    let mut instance = body.clone();
-    if provider == Provider::Gemini {
-        // The export wrongly requires `model` in the body (SOURCES.md).
-        instance["model"] = json!("models/test-model");
-        instance.as_object_mut().unwrap().remove("max_tokens");
+    match provider {
+        Provider::OpenAi => problems.extend(schemas::errors(&validators.openai, &body)),
+        Provider::Anthropic => problems.extend(schemas::errors(&validators.anthropic, &body)),
+        Provider::Gemini => {
+            // The export wrongly requires `model` in the body (SOURCES.md).
+            let mut instance = body.clone();
+            instance["model"] = json!("models/test-model");
+            problems.extend(schemas::errors(&validators.gemini, &instance));
+        }
+        Provider::OpenAiResponses => {
+            // `InputItem` is a oneOf whose branches overlap (SOURCES.md): each item is
+            // checked against the branch it is, the rest of the body against the request.
+            let mut instance = body.clone();
+            let items = instance.as_object_mut().unwrap().remove("input").unwrap();
+            problems.extend(schemas::errors(&validators.responses, &instance));
+            for item in items.as_array().unwrap() {
+                problems.extend(schemas::errors(&validators.responses_item, item));
+            }
+        }
+        Provider::Bedrock => problems.extend(schemas::bedrock_errors("ConverseRequest", &body)),
     }
-    if provider == Provider::OpenAi {
-        instance.as_object_mut().unwrap().remove("max_tokens");
-    }
-    problems.extend(schemas::errors(validator, &instance));
 
     // Sequencing.
     let turns = turns(&body, provider);
@@ -243,7 +308,10 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     if matches!(last, Some("assistant" | "model")) {
         problems.push("ends on the model's turn".to_owned());
     }
-    if provider == Provider::Gemini {
+    if provider == Provider::Bedrock && turns.first().map(|(role, _)| *role) != Some("user") {
+        problems.push("does not start on a user turn".to_owned());
+    }
+    if provider.alternates() {
         for pair in turns.windows(2) {
             if pair[0].0 == pair[1].0 {
                 problems.push(format!("two {} turns in a row", pair[0].0));
@@ -251,11 +319,11 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
         }
         for (_, parts) in &turns {
             if parts.as_array().is_none_or(Vec::is_empty) {
-                problems.push("empty parts".to_owned());
+                problems.push("empty content".to_owned());
             }
         }
     }
-    if provider != Provider::OpenAi {
+    if provider.no_blank_text() {
         for text in strings(&body) {
             if text.is_empty() {
                 problems.push("an empty string".to_owned());
@@ -271,32 +339,20 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     }
 
     // S and H, each once, in place.
-    let system = match provider {
-        Provider::OpenAi => None,
-        Provider::Anthropic => Some(
-            body.get("system")
-                .map(|blocks| {
-                    blocks
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|b| b["text"].clone())
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default(),
-        ),
-        Provider::Gemini => Some(
+    let texts = |list: Option<&Value>, each: &dyn Fn(&Value) -> Value| {
+        list.and_then(Value::as_array)
+            .map(|items| items.iter().map(each).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let system: Option<Vec<Value>> = match provider {
+        Provider::OpenAi | Provider::OpenAiResponses => None,
+        Provider::Anthropic => Some(texts(body.get("system"), &|block| block["text"].clone())),
+        Provider::Bedrock => Some(texts(body.get("system"), &|block| block["text"].clone())),
+        Provider::Gemini => Some(texts(
             body.get("systemInstruction")
-                .map(|content| {
-                    content["parts"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|p| p["text"].clone())
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default(),
-        ),
+                .map(|content| &content["parts"]),
+            &|part| part["text"].clone(),
+        )),
     };
     let s = system_text(case);
     let mut all = case.history.clone();
@@ -304,18 +360,26 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     let wire = replay_messages(&all, case.vision);
     let h = match provider {
         Provider::Gemini => gemini::render(&wire).system_instruction,
-        Provider::OpenAi | Provider::Anthropic => anthropic::render(&wire).system,
+        Provider::Bedrock => bedrock::render(&wire).system,
+        Provider::OpenAi | Provider::Anthropic | Provider::OpenAiResponses => {
+            anthropic::render(&wire).system
+        }
     }
     .map(|text| text.to_string());
-    match system {
-        None => {
+    match (provider, system) {
+        (Provider::OpenAiResponses, _) => {
+            if body.get("instructions").and_then(Value::as_str) != s.as_deref() {
+                problems.push("instructions are not S".to_owned());
+            }
+        }
+        (_, None) => {
             if let Some(s) = &s {
                 if turns.first() != Some(&("system", &json!(s))) {
                     problems.push("S is not the first message".to_owned());
                 }
             }
         }
-        Some(system) => {
+        (_, Some(system)) => {
             let wanted: Vec<Value> = s.iter().chain(&h).map(|text| json!(text)).collect();
             if system != wanted {
                 problems.push(format!("system {system:?}, wanted S then H"));
@@ -333,7 +397,7 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     }
 
     // Images only where the provider takes them; screenshots reach a model that sees.
-    if provider != Provider::Gemini {
+    if provider.images_only_in_user_turns() {
         for (role, content) in &turns {
             if *role != "user" && !native_images(content).is_empty() {
                 problems.push(format!("an image in a {role} turn"));
@@ -354,17 +418,22 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     if case.vision == Vision::Sees && screenshots_with_a_user_after > 0 {
         let shown = turns
             .iter()
-            .filter(|(role, _)| *role == "user" || provider == Provider::Gemini)
+            .filter(|(role, _)| *role == "user" || !provider.images_only_in_user_turns())
             .flat_map(|(_, content)| native_images(content))
             .filter(|data| *data == SCREENSHOT)
             .count();
-        if shown < screenshots_with_a_user_after {
+        // Bedrock takes 20 images a request: the newest stay.
+        let wanted = match provider {
+            Provider::Bedrock => screenshots_with_a_user_after.min(1),
+            _ => screenshots_with_a_user_after,
+        };
+        if shown < wanted {
             problems.push(format!(
                 "{shown} screenshots shown natively of {screenshots_with_a_user_after}"
             ));
         }
     }
-    if provider != Provider::Gemini {
+    if provider.images_only_in_user_turns() {
         let text = strings(&body).concat();
         let carried = text.matches("from an earlier turn]").count();
         let left = text
@@ -414,6 +483,14 @@ fn the_checks_catch_a_body_that_breaks_a_rule() {
         ..case
     };
     assert!(expected(&refused, Provider::Anthropic).is_err());
+    assert!(!validators()
+        .responses_item
+        .is_valid(&json!({"role": "user", "content": [
+        {"type": "input_image", "image_url": "data:image/png;base64,AAAA"}]})));
+    assert!(validators()
+        .responses_item
+        .is_valid(&json!({"role": "user", "content": [
+        {"type": "input_image", "image_url": "data:image/png;base64,AAAA", "detail": "auto"}]})));
     assert!(!validators().anthropic.is_valid(&json!({
         "model": "m", "max_tokens": 1, "messages": [{"role": "system", "content": "x"}]
     })));
