@@ -5,8 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, Part, StoredMessage, Turn, Vision,
-    WireRole,
+    anthropic, bedrock, gemini, openai, openai_responses, parse_record, replay_messages, Part,
+    StoredMessage, Turn, Vision, WireRole,
 };
 
 fn is_blank(text: &str) -> bool {
@@ -108,5 +108,10 @@ fuzz_target!(|data: &[u8]| {
         serde_json::to_vec(&openai::body(&turn).unwrap()).unwrap();
         serde_json::to_vec(&anthropic::body(&turn).unwrap()).unwrap();
         serde_json::to_vec(&gemini::body(&turn).unwrap()).unwrap();
+        serde_json::to_vec(&openai_responses::body(&turn).unwrap()).unwrap();
+        // Bedrock refuses a record whose first turn is the assistant's; any other is built.
+        if let Ok(body) = bedrock::body(&turn) {
+            serde_json::to_vec(&body).unwrap();
+        }
     }
 });
