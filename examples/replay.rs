@@ -5,6 +5,7 @@
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h]]
+//!     [--estimate [--family NAME]]
 //!     [FILE|-]
 //! cargo run --example replay -- --reply openai|anthropic|gemini [--pretty] FILE|-
 //! ```
@@ -23,8 +24,9 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    anthropic, bedrock, gemini, openai, openai_responses, parse_record, replay_messages, BodyError,
-    Cache, StoredMessage, Turn, Vision,
+    anthropic, bedrock, gemini, image_tokens, openai, openai_responses, parse_record,
+    replay_messages, BodyError, Cache, ImageTokens, Priced, StoredMessage, Turn, Vision,
+    IMAGE_TOKENS,
 };
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
@@ -34,7 +36,7 @@ const SAMPLE: &str = include_str!("sample-conversation.json");
 const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
-              [--cache 5m|1h]] [FILE|-]
+              [--cache 5m|1h]] [--estimate [--family NAME]] [FILE|-]
        replay --reply PROVIDER [--pretty] FILE|-
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
@@ -60,6 +62,11 @@ request body, as JSON.
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
+  --estimate              print what the fragment or body costs instead of it, as JSON:
+                          bytes, text tokens (estimated), native images and their tokens,
+                          in total and per message
+  --family NAME           the model family whose rule prices images (default: claude for
+                          anthropic and bedrock, gemini-2 for gemini, gpt-4o for openai)
   --reply PROVIDER        read FILE as the provider's response body and print the stored
                           message it becomes
 ";
@@ -117,6 +124,8 @@ struct Options {
     body: Option<BodyOptions>,
     /// `--reply`: read this provider's response body instead of a record.
     reply: Option<Output>,
+    /// `--estimate`: print the cost, with this family's image rule, instead of the JSON.
+    family: Option<&'static ImageTokens>,
     input: Input,
 }
 
@@ -124,9 +133,6 @@ enum Args {
     Run(Options),
     Help,
 }
-
-/// Options the design names that later versions of this program will take.
-const NOT_YET: [&str; 2] = ["--estimate", "--family"];
 
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut vision = None;
@@ -139,6 +145,8 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
     let mut max_tokens = None;
     let mut cache = None;
     let mut reply = None;
+    let mut estimate = false;
+    let mut family = None;
     let mut input = None;
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -231,8 +239,18 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
                 };
                 set(&mut cache, parsed, "--cache")?;
             }
-            not_yet if NOT_YET.contains(&not_yet) => {
-                return Err(format!("{not_yet} is not supported by this version"));
+            "--estimate" if inline.is_some() => return Err("--estimate takes no value".to_owned()),
+            "--estimate" => estimate = true,
+            "--family" => {
+                let name = value()?;
+                let rule = image_tokens(&name).ok_or_else(|| {
+                    let known: Vec<&str> = IMAGE_TOKENS.iter().map(|rule| rule.family).collect();
+                    format!(
+                        "unknown family {name:?}, expected one of {}",
+                        known.join(", ")
+                    )
+                })?;
+                set(&mut family, rule, "--family")?;
             }
             unknown => return Err(format!("unknown option {unknown:?}")),
         }
@@ -250,8 +268,27 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
             return Err("--reply needs the FILE of the reply (- reads standard input)".to_owned());
         }
     }
+    if family.is_some() && !estimate {
+        return Err("--family needs --estimate".to_owned());
+    }
+    if estimate && matches!(output, None | Some(Output::Neutral)) {
+        return Err("--estimate needs a --provider other than neutral".to_owned());
+    }
+    if estimate && reply.is_some() {
+        return Err("--estimate does not apply to --reply".to_owned());
+    }
     let output = output.unwrap_or(Output::Neutral);
     let input = input.unwrap_or(Input::Sample);
+    // Each provider's usual family, when none is named.
+    let family = match (estimate, family, output) {
+        (false, _, _) => None,
+        (true, Some(rule), _) => Some(rule),
+        (true, None, Output::Anthropic | Output::Bedrock) => image_tokens("claude"),
+        (true, None, Output::Gemini) => image_tokens("gemini-2"),
+        (true, None, Output::OpenAi | Output::OpenAiResponses | Output::Neutral) => {
+            image_tokens("gpt-4o")
+        }
+    };
     let body = match model {
         Some(model) => {
             if output == Output::Neutral {
@@ -289,6 +326,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> 
         pretty,
         body,
         reply,
+        family,
         input,
     }))
 }
@@ -386,6 +424,14 @@ fn fields(output: Output, options: &BodyOptions) -> Fields<'_> {
     }
 }
 
+/// Prints the body or fragment, or, with `--estimate`, what it costs.
+fn write_priced(out: &mut impl Write, priced: &impl Priced, options: &Options) -> io::Result<()> {
+    match options.family {
+        Some(rule) => write_json(out, &priced.estimate(rule), options.pretty),
+        None => write_json(out, priced, options.pretty),
+    }
+}
+
 fn write_json(out: &mut impl Write, value: &impl Serialize, pretty: bool) -> io::Result<()> {
     let written = if pretty {
         serde_json::to_writer_pretty(&mut *out, value)
@@ -420,15 +466,13 @@ fn run(options: &Options) -> Result<(), String> {
             let wire = replay_messages(&record, options.vision);
             match options.output {
                 Output::Neutral => write_json(&mut out, &wire, options.pretty),
-                Output::OpenAi => write_json(&mut out, &openai::render(&wire), options.pretty),
-                Output::Anthropic => {
-                    write_json(&mut out, &anthropic::render(&wire), options.pretty)
-                }
-                Output::Gemini => write_json(&mut out, &gemini::render(&wire), options.pretty),
+                Output::OpenAi => write_priced(&mut out, &openai::render(&wire), options),
+                Output::Anthropic => write_priced(&mut out, &anthropic::render(&wire), options),
+                Output::Gemini => write_priced(&mut out, &gemini::render(&wire), options),
                 Output::OpenAiResponses => {
-                    write_json(&mut out, &openai_responses::render(&wire), options.pretty)
+                    write_priced(&mut out, &openai_responses::render(&wire), options)
                 }
-                Output::Bedrock => write_json(&mut out, &bedrock::render(&wire), options.pretty),
+                Output::Bedrock => write_priced(&mut out, &bedrock::render(&wire), options),
             }
         }
         Some(body) => {
@@ -451,26 +495,22 @@ fn run(options: &Options) -> Result<(), String> {
             let bad = |error: BodyError| error.to_string();
             match options.output {
                 Output::OpenAi => {
-                    write_json(&mut out, &openai::body(&turn).map_err(bad)?, options.pretty)
+                    write_priced(&mut out, &openai::body(&turn).map_err(bad)?, options)
                 }
-                Output::Anthropic => write_json(
-                    &mut out,
-                    &anthropic::body(&turn).map_err(bad)?,
-                    options.pretty,
-                ),
+                Output::Anthropic => {
+                    write_priced(&mut out, &anthropic::body(&turn).map_err(bad)?, options)
+                }
                 Output::Gemini => {
-                    write_json(&mut out, &gemini::body(&turn).map_err(bad)?, options.pretty)
+                    write_priced(&mut out, &gemini::body(&turn).map_err(bad)?, options)
                 }
-                Output::OpenAiResponses => write_json(
+                Output::OpenAiResponses => write_priced(
                     &mut out,
                     &openai_responses::body(&turn).map_err(bad)?,
-                    options.pretty,
+                    options,
                 ),
-                Output::Bedrock => write_json(
-                    &mut out,
-                    &bedrock::body(&turn).map_err(bad)?,
-                    options.pretty,
-                ),
+                Output::Bedrock => {
+                    write_priced(&mut out, &bedrock::body(&turn).map_err(bad)?, options)
+                }
                 // parse_args refuses this already.
                 Output::Neutral => return Err("--model needs a provider".to_owned()),
             }

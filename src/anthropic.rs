@@ -59,6 +59,7 @@ use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
 use crate::cache;
+use crate::cost::{Priced, Unit};
 use crate::render::{self, Rendered, Rules};
 use crate::reply::{At, ReplyError};
 use crate::{
@@ -294,11 +295,7 @@ impl Serialize for Body<'_> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
         if !self.system.is_empty() {
-            // The breakpoint on S, the first block, which every conversation shares.
-            let marks = match (self.cache, self.has_instructions) {
-                (Some(cache), true) => vec![(0, 0, cache)],
-                (Some(_) | None, _) => Vec::new(),
-            };
+            let marks = self.system_marks();
             map.serialize_entry(
                 "system",
                 &Blocks {
@@ -308,14 +305,7 @@ impl Serialize for Body<'_> {
                 },
             )?;
         }
-        let marks: Vec<(usize, usize, Cache)> = match self.cache {
-            Some(cache) => self
-                .breakpoints
-                .iter()
-                .map(|&(message, block)| (message, block, cache))
-                .collect(),
-            None => Vec::new(),
-        };
+        let marks = self.marks();
         let messages: Vec<Marked<'_, '_>> = self
             .messages
             .iter()
@@ -335,6 +325,28 @@ impl Serialize for Body<'_> {
             },
         )?;
         map.end()
+    }
+}
+
+impl Body<'_> {
+    /// The breakpoint on S, the first system block, which every conversation shares.
+    fn system_marks(&self) -> Vec<(usize, usize, Cache)> {
+        match (self.cache, self.has_instructions) {
+            (Some(cache), true) => vec![(0, 0, cache)],
+            (Some(_) | None, _) => Vec::new(),
+        }
+    }
+
+    /// The history's breakpoints, when asked for.
+    fn marks(&self) -> Vec<(usize, usize, Cache)> {
+        match self.cache {
+            Some(cache) => self
+                .breakpoints
+                .iter()
+                .map(|&(message, block)| (message, block, cache))
+                .collect(),
+            None => Vec::new(),
+        }
     }
 }
 
@@ -625,4 +637,40 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         usage,
         timestamp: None,
     })
+}
+
+impl crate::cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: the system text first, when there is one, then each message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.system
+            .iter()
+            .map(|system| Unit::texts(std::slice::from_ref(system)))
+            .chain(
+                self.messages
+                    .iter()
+                    .map(|message| Unit::parts(&message.content)),
+            )
+            .collect()
+    }
+}
+
+impl crate::cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system blocks first, when there are any, then each message,
+/// then the caller's appended messages.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        let system = (!self.system.is_empty()).then(|| Unit::parts(&self.system));
+        system
+            .into_iter()
+            .chain(
+                self.messages
+                    .iter()
+                    .map(|message| Unit::parts(&message.content)),
+            )
+            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
+            .collect()
+    }
 }

@@ -56,6 +56,7 @@ use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
 use crate::cache;
+use crate::cost::{Priced, Unit};
 use crate::render::{self, Rendered, Rules};
 use crate::reply::{At, ReplyError};
 use crate::{
@@ -470,21 +471,11 @@ impl Serialize for Body<'_> {
                 "system",
                 &SystemBlocks {
                     texts: &self.system,
-                    cache: self.cache.filter(|_| self.has_instructions),
+                    cache: self.system_cache(),
                 },
             )?;
         }
-        let messages: Vec<Marked<'_, '_>> = self
-            .messages
-            .iter()
-            .enumerate()
-            .map(|(index, message)| Marked {
-                message,
-                index,
-                marks: &self.breakpoints,
-                cache: self.cache,
-            })
-            .collect();
+        let messages = self.marked();
         map.serialize_entry(
             "messages",
             &Turns {
@@ -494,6 +485,27 @@ impl Serialize for Body<'_> {
             },
         )?;
         map.end()
+    }
+}
+
+impl Body<'_> {
+    /// The cache point after S, the first system block, when asked for.
+    fn system_cache(&self) -> Option<Cache> {
+        self.cache.filter(|_| self.has_instructions)
+    }
+
+    /// The messages with the cache points among their blocks.
+    fn marked(&self) -> Vec<Marked<'_, '_>> {
+        self.messages
+            .iter()
+            .enumerate()
+            .map(|(index, message)| Marked {
+                message,
+                index,
+                marks: &self.breakpoints,
+                cache: self.cache,
+            })
+            .collect()
     }
 }
 
@@ -650,4 +662,40 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         usage,
         timestamp: None,
     })
+}
+
+impl crate::cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: the system blocks first, when there are any, then each message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.system
+            .iter()
+            .map(|system| Unit::texts(std::slice::from_ref(system)))
+            .chain(
+                self.messages
+                    .iter()
+                    .map(|message| Unit::parts(&message.content)),
+            )
+            .collect()
+    }
+}
+
+impl crate::cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system blocks first, when there are any, then each message,
+/// then the caller's appended messages.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        let system = (!self.system.is_empty()).then(|| Unit::texts(&self.system));
+        system
+            .into_iter()
+            .chain(
+                self.messages
+                    .iter()
+                    .map(|message| Unit::parts(&message.content)),
+            )
+            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
+            .collect()
+    }
 }

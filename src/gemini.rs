@@ -59,6 +59,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
+use crate::cost::{Priced, Unit};
 use crate::render::{self, Rendered, Rules};
 use crate::reply::{At, ReplyError};
 use crate::{
@@ -607,5 +608,45 @@ fn read_part(at: &At<'_>, index: usize) -> Result<Option<Block>, ReplyError> {
         other => Err(at.error(format_args!(
             "a part with {other:?} has no block in the record"
         ))),
+    }
+}
+
+impl crate::cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: the system instruction first, when there is one, then each
+/// content.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.system_instruction
+            .iter()
+            .map(|system| {
+                let texts = std::slice::from_ref(system);
+                Unit::texts(texts)
+            })
+            .chain(
+                self.contents
+                    .iter()
+                    .map(|content| Unit::parts(&content.parts)),
+            )
+            .collect()
+    }
+}
+
+impl crate::cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system instruction first, when there is one, then each content,
+/// then the caller's appended contents.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        let system = (!self.system.is_empty()).then(|| Unit::texts(&self.system));
+        system
+            .into_iter()
+            .chain(
+                self.contents
+                    .iter()
+                    .map(|content| Unit::parts(&content.parts)),
+            )
+            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
+            .collect()
     }
 }

@@ -69,6 +69,7 @@ pub mod anthropic;
 pub mod bedrock;
 mod body;
 mod cache;
+mod cost;
 mod error;
 pub mod gemini;
 mod image;
@@ -80,10 +81,12 @@ mod render;
 mod replay;
 mod reply;
 mod signature;
+mod tokens;
 mod wire;
 
 pub use crate::body::{BodyError, Turn};
 pub use crate::cache::Cache;
+pub use crate::cost::{image_tokens, Cost, Estimate, ImageRule, ImageTokens, Priced, IMAGE_TOKENS};
 pub use crate::error::Error;
 pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
@@ -91,6 +94,7 @@ pub use crate::render::{ImageLimits, Provider};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::reply::ReplyError;
 pub use crate::signature::ImageFormat;
+pub use crate::tokens::estimate_tokens;
 pub use crate::wire::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
 
 // The README's examples run as doctests, so it cannot drift from the crate.

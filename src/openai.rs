@@ -39,6 +39,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
+use crate::cost::{Priced, Unit};
 use crate::render::{self, Rendered, Role, Rules};
 use crate::reply::{At, ReplyError};
 use crate::{
@@ -577,4 +578,31 @@ fn read_usage(at: &At<'_>) -> Result<TokenUsage, ReplyError> {
             .and_then(|details| details.cached_tokens)
             .unwrap_or(0),
     })
+}
+
+impl crate::cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: one unit per message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.messages
+            .iter()
+            .map(|message| Unit::parts(&message.content))
+            .collect()
+    }
+}
+
+impl crate::cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system message first, when there is one, then each message,
+/// then the caller's appended messages.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.system
+            .iter()
+            .chain(&self.messages)
+            .map(|message| Unit::parts(&message.content))
+            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
+            .collect()
+    }
 }

@@ -43,6 +43,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
+use crate::cost::{Priced, Unit};
 use crate::openai::DataUrl;
 use crate::render::{self, Rendered, Role, Rules};
 use crate::reply::{At, ReplyError};
@@ -457,4 +458,35 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         usage,
         timestamp: None,
     })
+}
+
+impl crate::cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: one unit per input message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.input
+            .iter()
+            .map(|message| Unit::parts(&message.content))
+            .collect()
+    }
+}
+
+impl crate::cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the instructions first, when there are any, then each input
+/// message, then the caller's appended items.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        self.instructions
+            .iter()
+            .map(|text| Unit::texts(std::slice::from_ref(text)))
+            .chain(
+                self.input
+                    .iter()
+                    .map(|message| Unit::parts(&message.content)),
+            )
+            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
+            .collect()
+    }
 }

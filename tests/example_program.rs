@@ -364,7 +364,6 @@ fn body_options_without_model_and_options_not_supported_yet_are_bad_arguments() 
         &["--provider", "openai", "--model", "m", "--live", "-", "-"],
         &["--provider", "anthropic", "--model", "m", "--cache", "2h"],
         &["--provider", "anthropic", "--cache", "5m"],
-        &["--estimate"],
         &["--reply", "cohere", "x.json"],
         &["--reply", "openai"],
         &["--reply", "openai", "--provider", "gemini", "x.json"],
@@ -467,4 +466,48 @@ fn the_responses_and_bedrock_surfaces_print_their_bodies_and_read_their_replies(
         serde_json::json!({"role": "assistant", "blocks": [{"type": "text", "text": "Hello!"}],
             "usage": {"input_tokens": 3, "output_tokens": 2}})
     );
+}
+
+#[test]
+fn estimate_prints_the_cost_of_exactly_the_body_the_same_flags_print() {
+    for (provider, model) in [
+        ("openai", true),
+        ("anthropic", true),
+        ("gemini", false),
+        ("openai-responses", true),
+        ("bedrock", true),
+    ] {
+        let mut args = vec!["--provider", provider];
+        if model {
+            args.extend(["--model", "m"]);
+        }
+        let body = run(&args, "");
+        assert!(body.status.success(), "{provider}");
+        args.push("--estimate");
+        let estimate = stdout_json(&run(&args, ""));
+        // The body as sent, without the line break the program prints after it.
+        assert_eq!(estimate["bytes"], body.stdout.len() - 1, "{provider}");
+        let keys: Vec<&String> = estimate.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["bytes", "image_tokens", "images", "messages", "text_tokens"]
+        );
+        assert!(estimate["messages"].as_array().unwrap().len() > 1);
+    }
+    // The bundled screenshot is 16x16: 258 tokens on Gemini 2, 1120 on Gemini 3.
+    let gemini2 = stdout_json(&run(&["--provider", "gemini", "--estimate"], ""));
+    let gemini3 = stdout_json(&run(
+        &["--provider", "gemini", "--estimate", "--family", "gemini-3"],
+        "",
+    ));
+    assert_eq!(gemini2["images"], 1);
+    assert_eq!(gemini2["image_tokens"], 258);
+    assert_eq!(gemini3["image_tokens"], 1120);
+    for args in [
+        &["--estimate"][..],
+        &["--provider", "openai", "--family", "gpt-4o"],
+        &["--provider", "openai", "--estimate", "--family", "gpt-0"],
+    ] {
+        assert_eq!(run(args, "").status.code(), Some(2), "{args:?}");
+    }
 }

@@ -8,5 +8,6 @@
 //! This package is not published; it keeps the heavy test dependencies (schema validation,
 //! property testing, criterion) out of the crate's own build.
 
+pub mod corpus;
 pub mod records;
 pub mod schemas;

@@ -189,3 +189,105 @@ pub fn record() -> impl Strategy<Value = Vec<StoredMessage>> {
 pub fn record_without_images() -> impl Strategy<Value = Vec<StoredMessage>> {
     proptest::collection::vec(message_of(block_without_image()), 0..8)
 }
+
+/// A small deterministic generator, so every run measures the same record.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: u64) -> usize {
+        usize::try_from(self.next() % n).unwrap()
+    }
+}
+
+/// Tool output as tools print it: lines of code and logs, with quotes and tabs to escape.
+fn tool_output(rng: &mut Lcg, bytes: usize) -> String {
+    const LINES: [&str; 4] = [
+        "    let session = Session::new(\"user-42\", expires_at);\n",
+        "test auth::login_keeps_session ... ok\n",
+        "warning: unused variable: `now`\t--> auth/src/session.rs:31:9\n",
+        "{\"level\":\"info\",\"msg\":\"request served\",\"ms\":12}\n",
+    ];
+    let mut out = String::with_capacity(bytes + 64);
+    while out.len() < bytes {
+        out.push_str(LINES[rng.below(4)]);
+    }
+    out
+}
+
+/// A coding agent's record of `messages` messages, the same every run: tool outputs of 2 to
+/// 16 KB, and an image of 100 KB of base64 in every 25th user message.
+pub fn agent_record(messages: usize) -> Vec<StoredMessage> {
+    let mut rng = Lcg(7);
+    let image: Vec<u8> = (0..75_000).map(|_| rng.next() as u8).collect();
+    let image = base64(&image); // 100,000 characters
+    (0..messages)
+        .map(|i| {
+            let (role, blocks) = match i % 4 {
+                0 => {
+                    let mut blocks = vec![Block::Text {
+                        text: "The login test fails again; here is what CI shows.".into(),
+                    }];
+                    if i % 25 == 0 {
+                        blocks.push(Block::Image {
+                            media_type: "image/png".into(),
+                            data: image.clone(),
+                        });
+                    }
+                    (Role::User, blocks)
+                }
+                1 => (
+                    Role::Assistant,
+                    vec![
+                        Block::Reasoning {
+                            reasoning: "Run the failing test to see the message.".into(),
+                        },
+                        Block::ToolUse {
+                            id: format!("toolu_{i}"),
+                            name: "bash".into(),
+                            input: r#"{"command":"cargo test -p auth"}"#.into(),
+                        },
+                    ],
+                ),
+                2 => {
+                    let bytes = 2_000 + rng.below(14_000);
+                    (
+                        Role::Tool,
+                        vec![Block::ToolResult {
+                            tool_use_id: format!("toolu_{}", i - 1),
+                            tool_name: "bash".into(),
+                            output: tool_output(&mut rng, bytes),
+                            is_error: i % 3 == 0,
+                        }],
+                    )
+                }
+                _ => (
+                    Role::Assistant,
+                    vec![Block::Text {
+                        text:
+                            "Line 31 compares local time with UTC; comparing the instants fixes it."
+                                .into(),
+                    }],
+                ),
+            };
+            StoredMessage {
+                role,
+                blocks,
+                usage: Some(TokenUsage {
+                    input_tokens: 1_800,
+                    output_tokens: 90,
+                    cache_creation_input_tokens: 0,
+                    cache_read_input_tokens: 1_536,
+                }),
+                timestamp: Some("2026-08-13T10:00:04Z".into()),
+            }
+        })
+        .collect()
+}
