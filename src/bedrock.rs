@@ -56,12 +56,12 @@ use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
 use crate::cache;
-use crate::cost::{Priced, Unit};
+use crate::cost::{self, Priced, Unit};
 use crate::render::{self, Rendered, Rules};
-use crate::reply::{At, ReplyError};
+use crate::reply::{self, At, ReplyError};
 use crate::{
-    Block, Cache, Image, ImageLimits, Part, Provider, Role as StoredRole, StoredMessage, Text,
-    TokenUsage, ToolInput, Turn, WireMessage,
+    Block, Cache, Image, ImageLimits, Part, Provider, StoredMessage, Text, TokenUsage, ToolInput,
+    Turn, WireMessage,
 };
 
 /// The image media types Converse takes.
@@ -644,9 +644,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
             }
         }
     }
-    let usage = match response.usage {
-        Some(raw) if raw.get() != "null" => {
-            let usage: Usage = at.child(raw, "usage").read()?;
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => {
+            let usage: Usage = usage_at.read()?;
             Some(TokenUsage {
                 input_tokens: usage.input_tokens,
                 output_tokens: usage.output_tokens,
@@ -654,14 +654,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
                 cache_read_input_tokens: usage.cache_read_input_tokens,
             })
         }
-        Some(_) | None => None,
+        None => None,
     };
-    Ok(StoredMessage {
-        role: StoredRole::Assistant,
-        blocks,
-        usage,
-        timestamp: None,
-    })
+    Ok(reply::assistant(blocks, usage))
 }
 
 impl crate::cost::sealed::Sealed for Request<'_> {}
@@ -669,15 +664,16 @@ impl crate::cost::sealed::Sealed for Request<'_> {}
 /// The cost of the fragment: the system blocks first, when there are any, then each message.
 impl Priced for Request<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.system
-            .iter()
-            .map(|system| Unit::texts(std::slice::from_ref(system)))
-            .chain(
-                self.messages
-                    .iter()
-                    .map(|message| Unit::parts(&message.content)),
-            )
-            .collect()
+        cost::units(
+            self.system
+                .as_ref()
+                .map(std::slice::from_ref)
+                .map(Unit::texts),
+            self.messages
+                .iter()
+                .map(|message| message.content.as_slice()),
+            &[],
+        )
     }
 }
 
@@ -687,15 +683,12 @@ impl crate::cost::sealed::Sealed for Body<'_> {}
 /// then the caller's appended messages.
 impl Priced for Body<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        let system = (!self.system.is_empty()).then(|| Unit::texts(&self.system));
-        system
-            .into_iter()
-            .chain(
-                self.messages
-                    .iter()
-                    .map(|message| Unit::parts(&message.content)),
-            )
-            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
-            .collect()
+        cost::units(
+            (!self.system.is_empty()).then(|| Unit::texts(&self.system)),
+            self.messages
+                .iter()
+                .map(|message| message.content.as_slice()),
+            &self.appended,
+        )
     }
 }

@@ -141,6 +141,20 @@ impl<'a> Unit<'a> {
     }
 }
 
+/// A body's units, in the order every body writes them: its system text, when it has one,
+/// then its turns, then the caller's appended messages.
+pub(crate) fn units<'a>(
+    system: Option<Unit<'a>>,
+    turns: impl Iterator<Item = &'a [Part<'a>]>,
+    appended: &'a [Box<RawValue>],
+) -> Vec<Unit<'a>> {
+    system
+        .into_iter()
+        .chain(turns.map(Unit::parts))
+        .chain(appended.iter().map(|raw| Unit::raw(raw)))
+        .collect()
+}
+
 /// The keys of a body's system text, whose value is one unit.
 const SYSTEM_KEYS: [&str; 3] = ["system", "systemInstruction", "instructions"];
 

@@ -59,12 +59,12 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
-use crate::cost::{Priced, Unit};
+use crate::cost::{self, Priced, Unit};
 use crate::render::{self, Rendered, Rules};
-use crate::reply::{At, ReplyError};
+use crate::reply::{self, At, ReplyError};
 use crate::{
-    Block, ImageLimits, Part, Provider, Role as StoredRole, StoredMessage, Text, TokenUsage,
-    ToolInput, Turn, WireMessage,
+    Block, ImageLimits, Part, Provider, StoredMessage, Text, TokenUsage, ToolInput, Turn,
+    WireMessage,
 };
 
 /// The image media types Gemini takes.
@@ -522,9 +522,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
             }
         }
     }
-    let usage = match response.usage_metadata {
-        Some(raw) if raw.get() != "null" => {
-            let usage: Usage = at.child(raw, "usageMetadata").read()?;
+    let usage = match at.present(response.usage_metadata, "usageMetadata") {
+        Some(usage_at) => {
+            let usage: Usage = usage_at.read()?;
             Some(TokenUsage {
                 input_tokens: usage.prompt_token_count,
                 output_tokens: usage.candidates_token_count + usage.thoughts_token_count,
@@ -532,14 +532,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
                 cache_read_input_tokens: usage.cached_content_token_count,
             })
         }
-        Some(_) | None => None,
+        None => None,
     };
-    Ok(StoredMessage {
-        role: StoredRole::Assistant,
-        blocks,
-        usage,
-        timestamp: None,
-    })
+    Ok(reply::assistant(blocks, usage))
 }
 
 /// The keys of a part that describe it rather than carry its data.
@@ -617,18 +612,14 @@ impl crate::cost::sealed::Sealed for Request<'_> {}
 /// content.
 impl Priced for Request<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.system_instruction
-            .iter()
-            .map(|system| {
-                let texts = std::slice::from_ref(system);
-                Unit::texts(texts)
-            })
-            .chain(
-                self.contents
-                    .iter()
-                    .map(|content| Unit::parts(&content.parts)),
-            )
-            .collect()
+        cost::units(
+            self.system_instruction
+                .as_ref()
+                .map(std::slice::from_ref)
+                .map(Unit::texts),
+            self.contents.iter().map(|content| content.parts.as_slice()),
+            &[],
+        )
     }
 }
 
@@ -638,15 +629,10 @@ impl crate::cost::sealed::Sealed for Body<'_> {}
 /// then the caller's appended contents.
 impl Priced for Body<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        let system = (!self.system.is_empty()).then(|| Unit::texts(&self.system));
-        system
-            .into_iter()
-            .chain(
-                self.contents
-                    .iter()
-                    .map(|content| Unit::parts(&content.parts)),
-            )
-            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
-            .collect()
+        cost::units(
+            (!self.system.is_empty()).then(|| Unit::texts(&self.system)),
+            self.contents.iter().map(|content| content.parts.as_slice()),
+            &self.appended,
+        )
     }
 }

@@ -39,12 +39,12 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
-use crate::cost::{Priced, Unit};
+use crate::cost::{self, Priced, Unit};
 use crate::render::{self, Rendered, Role, Rules};
-use crate::reply::{At, ReplyError};
+use crate::reply::{self, At, ReplyError};
 use crate::{
-    Block, Image, ImageLimits, Part, Provider, Role as StoredRole, StoredMessage, TokenUsage,
-    ToolInput, Turn, WireMessage, WireRole,
+    Block, Image, ImageLimits, Part, Provider, StoredMessage, TokenUsage, ToolInput, Turn,
+    WireMessage, WireRole,
 };
 
 /// The image media types OpenAI takes.
@@ -459,16 +459,11 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
             )?);
         }
     }
-    let usage = match response.usage {
-        Some(usage) if usage.get() != "null" => Some(read_usage(&at.child(usage, "usage"))?),
-        Some(_) | None => None,
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => Some(read_usage(&usage_at)?),
+        None => None,
     };
-    Ok(StoredMessage {
-        role: StoredRole::Assistant,
-        blocks,
-        usage,
-        timestamp: None,
-    })
+    Ok(reply::assistant(blocks, usage))
 }
 
 /// `content`: a string, null, or (from some compatible servers) an array of text parts.
@@ -585,10 +580,13 @@ impl crate::cost::sealed::Sealed for Request<'_> {}
 /// The cost of the fragment: one unit per message.
 impl Priced for Request<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.messages
-            .iter()
-            .map(|message| Unit::parts(&message.content))
-            .collect()
+        cost::units(
+            None,
+            self.messages
+                .iter()
+                .map(|message| message.content.as_slice()),
+            &[],
+        )
     }
 }
 
@@ -598,11 +596,13 @@ impl crate::cost::sealed::Sealed for Body<'_> {}
 /// then the caller's appended messages.
 impl Priced for Body<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.system
-            .iter()
-            .chain(&self.messages)
-            .map(|message| Unit::parts(&message.content))
-            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
-            .collect()
+        cost::units(
+            None,
+            self.system
+                .iter()
+                .chain(&self.messages)
+                .map(|message| message.content.as_slice()),
+            &self.appended,
+        )
     }
 }

@@ -43,13 +43,13 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
-use crate::cost::{Priced, Unit};
+use crate::cost::{self, Priced, Unit};
 use crate::openai::DataUrl;
 use crate::render::{self, Rendered, Role, Rules};
-use crate::reply::{At, ReplyError};
+use crate::reply::{self, At, ReplyError};
 use crate::{
-    openai, Block, ImageLimits, Part, Provider, Role as StoredRole, StoredMessage, Text,
-    TokenUsage, ToolInput, Turn, WireMessage, WireRole,
+    openai, Block, ImageLimits, Part, Provider, StoredMessage, Text, TokenUsage, ToolInput, Turn,
+    WireMessage, WireRole,
 };
 
 /// The image limits `render` and `body` apply: OpenAI's, which its vision guide states for
@@ -438,9 +438,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
             }
         }
     }
-    let usage = match response.usage {
-        Some(raw) if raw.get() != "null" => {
-            let usage: Usage = at.child(raw, "usage").read()?;
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => {
+            let usage: Usage = usage_at.read()?;
             Some(TokenUsage {
                 input_tokens: usage.input_tokens,
                 output_tokens: usage.output_tokens,
@@ -450,14 +450,9 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
                     .map_or(0, |details| details.cached_tokens),
             })
         }
-        Some(_) | None => None,
+        None => None,
     };
-    Ok(StoredMessage {
-        role: StoredRole::Assistant,
-        blocks,
-        usage,
-        timestamp: None,
-    })
+    Ok(reply::assistant(blocks, usage))
 }
 
 impl crate::cost::sealed::Sealed for Request<'_> {}
@@ -465,10 +460,11 @@ impl crate::cost::sealed::Sealed for Request<'_> {}
 /// The cost of the fragment: one unit per input message.
 impl Priced for Request<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.input
-            .iter()
-            .map(|message| Unit::parts(&message.content))
-            .collect()
+        cost::units(
+            None,
+            self.input.iter().map(|message| message.content.as_slice()),
+            &[],
+        )
     }
 }
 
@@ -478,15 +474,13 @@ impl crate::cost::sealed::Sealed for Body<'_> {}
 /// message, then the caller's appended items.
 impl Priced for Body<'_> {
     fn units(&self) -> Vec<Unit<'_>> {
-        self.instructions
-            .iter()
-            .map(|text| Unit::texts(std::slice::from_ref(text)))
-            .chain(
-                self.input
-                    .iter()
-                    .map(|message| Unit::parts(&message.content)),
-            )
-            .chain(self.appended.iter().map(|raw| Unit::raw(raw)))
-            .collect()
+        cost::units(
+            self.instructions
+                .as_ref()
+                .map(std::slice::from_ref)
+                .map(Unit::texts),
+            self.input.iter().map(|message| message.content.as_slice()),
+            &self.appended,
+        )
     }
 }

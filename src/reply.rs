@@ -9,7 +9,17 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::json_what;
-use crate::Provider;
+use crate::{Block, Provider, Role, StoredMessage, TokenUsage};
+
+/// The stored message a reply becomes: the assistant's turn, with its blocks and usage.
+pub(crate) fn assistant(blocks: Vec<Block>, usage: Option<TokenUsage>) -> StoredMessage {
+    StoredMessage {
+        role: Role::Assistant,
+        blocks,
+        usage,
+        timestamp: None,
+    }
+}
 
 /// A provider's reply that could not be read into a stored message, saying where and what.
 ///
@@ -130,6 +140,12 @@ impl<'a> At<'a> {
             raw,
             path,
         }
+    }
+
+    /// A field that may be absent or `null`, read in place when it is there.
+    pub(crate) fn present(&self, raw: Option<&'a RawValue>, path: &str) -> Option<At<'a>> {
+        raw.filter(|raw| raw.get() != "null")
+            .map(|raw| self.child(raw, path))
     }
 
     /// An error about this value.
