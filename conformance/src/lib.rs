@@ -9,5 +9,6 @@
 //! property testing, criterion) out of the crate's own build.
 
 pub mod corpus;
+pub mod json;
 pub mod records;
 pub mod schemas;

@@ -14,6 +14,7 @@ use transcript_replay::{
     anthropic, bedrock, gemini, openai, openai_responses, replay_messages, Block, Role,
     StoredMessage, Turn, Vision, REPLAY_PREAMBLE,
 };
+use transcript_replay_conformance::json::{is_blank, strings};
 use transcript_replay_conformance::{records, schemas};
 
 /// The 1x1 PNG that stands for a screenshot.
@@ -168,11 +169,6 @@ fn turn(case: &Case) -> Turn<'_> {
     turn
 }
 
-fn is_blank(text: &str) -> bool {
-    text.chars()
-        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-}
-
 /// The system text S the case asks for.
 fn system_text(case: &Case) -> Option<String> {
     let instructions = (!is_blank(&case.instructions)).then_some(case.instructions.as_str());
@@ -202,16 +198,6 @@ fn expected(case: &Case, provider: Provider) -> Result<(), &'static str> {
     match all.last().map(|message| message.role) {
         Some(Role::Assistant | Role::Tool) => Err("the request would end on"),
         Some(Role::User | Role::System) | None => Ok(()),
-    }
-}
-
-/// Every string in a JSON value.
-fn strings(value: &Value) -> Vec<&str> {
-    match value {
-        Value::String(text) => vec![text],
-        Value::Array(items) => items.iter().flat_map(strings).collect(),
-        Value::Object(map) => map.values().flat_map(strings).collect(),
-        Value::Null | Value::Bool(_) | Value::Number(_) => vec![],
     }
 }
 

@@ -8,17 +8,8 @@ use transcript_replay::{
     anthropic, bedrock, gemini, image_tokens, openai, openai_responses, replay_messages, Cache,
     Estimate, Priced, StoredMessage, Turn, Vision,
 };
+use transcript_replay_conformance::json::strings;
 use transcript_replay_conformance::records;
-
-/// Every string in a JSON value.
-fn strings(value: &Value) -> Vec<&str> {
-    match value {
-        Value::String(text) => vec![text],
-        Value::Array(items) => items.iter().flat_map(strings).collect(),
-        Value::Object(map) => map.values().flat_map(strings).collect(),
-        Value::Null | Value::Bool(_) | Value::Number(_) => vec![],
-    }
-}
 
 /// Estimates a body or fragment and checks it against its own bytes.
 fn check(name: &str, priced: &impl Priced) -> Result<(), TestCaseError> {

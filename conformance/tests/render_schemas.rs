@@ -1,6 +1,7 @@
 //! Every rendered request validates against its provider's official, pinned schema, and
 //! passes a check for each rule the schema cannot catch (`specs/SOURCES.md` in this package).
 
+use transcript_replay_conformance::json::{is_blank, strings};
 use transcript_replay_conformance::{records as common, schemas};
 
 use std::sync::OnceLock;
@@ -28,16 +29,6 @@ fn specs() -> &'static Specs {
     })
 }
 
-/// Every string value anywhere in a JSON value.
-fn strings(value: &Value) -> Vec<&str> {
-    match value {
-        Value::String(text) => vec![text],
-        Value::Array(items) => items.iter().flat_map(strings).collect(),
-        Value::Object(map) => map.values().flat_map(strings).collect(),
-        Value::Null | Value::Bool(_) | Value::Number(_) => vec![],
-    }
-}
-
 fn has_null(value: &Value) -> bool {
     match value {
         Value::Null => true,
@@ -45,11 +36,6 @@ fn has_null(value: &Value) -> bool {
         Value::Object(map) => map.values().any(has_null),
         Value::Bool(_) | Value::Number(_) | Value::String(_) => false,
     }
-}
-
-fn is_blank(text: &str) -> bool {
-    text.chars()
-        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// The checks the OpenAI schema cannot make.

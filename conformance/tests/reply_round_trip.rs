@@ -9,6 +9,7 @@ use jsonschema::Validator;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use transcript_replay::{anthropic, gemini, openai, StoredMessage, Turn};
+use transcript_replay_conformance::json::{is_blank, strings};
 use transcript_replay_conformance::{records, schemas};
 
 /// One item of a reply's content, as the test generates it.
@@ -116,21 +117,6 @@ fn gemini_reply(items: &[Item]) -> Value {
         .collect();
     json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
-}
-
-/// Every string in a JSON value.
-fn strings(value: &Value) -> Vec<&str> {
-    match value {
-        Value::String(text) => vec![text],
-        Value::Array(items) => items.iter().flat_map(strings).collect(),
-        Value::Object(map) => map.values().flat_map(strings).collect(),
-        Value::Null | Value::Bool(_) | Value::Number(_) => vec![],
-    }
-}
-
-fn is_blank(text: &str) -> bool {
-    text.chars()
-        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// What the next body must show of the reply, as exact strings.
