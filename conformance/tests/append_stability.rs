@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use transcript_replay::{
-    anthropic, gemini, openai, replay_messages, Role, StoredMessage, Turn, Vision,
+    anthropic, bedrock, gemini, openai, openai_responses, replay_messages, Role, StoredMessage,
+    Turn, Vision,
 };
 use transcript_replay_conformance::records;
 
@@ -16,12 +17,14 @@ enum Provider {
     OpenAi,
     Anthropic,
     Gemini,
+    OpenAiResponses,
+    Bedrock,
 }
 
 /// The turns of a body, each as the exact text it has in the body.
 #[derive(Deserialize)]
 struct Turns<'a> {
-    #[serde(borrow, alias = "contents")]
+    #[serde(borrow, alias = "contents", alias = "input")]
     messages: Vec<&'a RawValue>,
 }
 
@@ -32,12 +35,20 @@ fn turn_offset(body: &str, index: usize) -> usize {
     turn.as_ptr() as usize - body.as_ptr() as usize
 }
 
-fn body(provider: Provider, turn: &Turn<'_>) -> String {
+/// The body, when the provider takes one for this record (Bedrock refuses a record whose
+/// first turn is the assistant's).
+fn body(provider: Provider, turn: &Turn<'_>) -> Option<String> {
     match provider {
-        Provider::OpenAi => serde_json::to_string(&openai::body(turn).unwrap()).unwrap(),
-        Provider::Anthropic => serde_json::to_string(&anthropic::body(turn).unwrap()).unwrap(),
-        Provider::Gemini => serde_json::to_string(&gemini::body(turn).unwrap()).unwrap(),
+        Provider::OpenAi => Some(text(openai::body(turn).unwrap())),
+        Provider::Anthropic => Some(text(anthropic::body(turn).unwrap())),
+        Provider::Gemini => Some(text(gemini::body(turn).unwrap())),
+        Provider::OpenAiResponses => Some(text(openai_responses::body(turn).unwrap())),
+        Provider::Bedrock => bedrock::body(turn).ok().map(text),
     }
+}
+
+fn text(body: impl serde::Serialize) -> String {
+    serde_json::to_string(&body).unwrap()
 }
 
 /// The index of the body turn that carries the record's last stored message.
@@ -47,6 +58,8 @@ fn last_turn(provider: Provider, record: &[StoredMessage], vision: Vision, syste
         Provider::OpenAi => usize::from(system) + openai::render(&wire).messages.len() - 1,
         Provider::Anthropic => anthropic::render(&wire).messages.len() - 1,
         Provider::Gemini => gemini::render(&wire).contents.len() - 1,
+        Provider::OpenAiResponses => openai_responses::render(&wire).input.len() - 1,
+        Provider::Bedrock => bedrock::render(&wire).messages.len() - 1,
     }
 }
 
@@ -84,9 +97,17 @@ proptest! {
         let after = Turn::new(&longer).vision(vision).instructions(&instructions).live(&later_live);
         // The preamble is on, so OpenAI's first message is always the system text.
         let system = true;
-        for provider in [Provider::OpenAi, Provider::Anthropic, Provider::Gemini] {
-            let earlier = body(provider, &before);
-            let later = body(provider, &after);
+        for provider in [
+            Provider::OpenAi,
+            Provider::Anthropic,
+            Provider::Gemini,
+            Provider::OpenAiResponses,
+            Provider::Bedrock,
+        ] {
+            let (Some(earlier), Some(later)) = (body(provider, &before), body(provider, &after))
+            else {
+                continue;
+            };
             if withholds_for_a_limit(&earlier) || withholds_for_a_limit(&later) {
                 continue;
             }
