@@ -58,7 +58,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::body::{self, BodyError, Turns};
-use crate::cache;
 use crate::cost::{self, Priced, Unit};
 use crate::render::{self, Rendered, Rules};
 use crate::reply::{self, At, ReplyError};
@@ -241,18 +240,11 @@ fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
     let mut assembled = body::assemble(turn, &RULES, &LIMITS)?;
     let hoisted = assembled.rendered.system.take();
-    let history_blocks: Vec<usize> = assembled
-        .rendered
-        .messages
-        .iter()
-        .take(assembled.history_turns)
-        .map(|(_, parts)| parts.len())
-        .collect();
     Ok(Body {
         fields: assembled.fields,
         cache: assembled.cache,
         has_instructions: assembled.instructions.is_some(),
-        breakpoints: cache::history_breakpoints(&history_blocks),
+        breakpoints: assembled.breakpoints,
         system: assembled
             .instructions
             .into_iter()

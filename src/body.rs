@@ -481,8 +481,8 @@ pub(crate) struct Assembled<'a> {
     pub(crate) rendered: Rendered<'a>,
     /// The caller's own messages, written after the live turn.
     pub(crate) appended: Arc<Appended>,
-    /// How many of the rendered turns carry history (the rest carry the live turn).
-    pub(crate) history_turns: usize,
+    /// Where the history's breakpoints go, as (message, block), when they are asked for.
+    pub(crate) breakpoints: Vec<(usize, usize)>,
     /// The breakpoints asked for.
     pub(crate) cache: Option<Cache>,
 }
@@ -573,17 +573,26 @@ pub(crate) fn assemble<'a>(
             }
         }
     }
-    let history_turns = rendered
-        .starts
-        .iter()
-        .take_while(|&&start| start < turn.history.len())
-        .count();
+    // The history's breakpoints, over the turns that carry it (not the live turn's).
+    let breakpoints = match turn.cache {
+        Some(_) => {
+            let history_blocks: Vec<usize> = rendered
+                .messages
+                .iter()
+                .zip(&rendered.starts)
+                .take_while(|(_, &start)| start < turn.history.len())
+                .map(|((_, parts), _)| parts.len())
+                .collect();
+            crate::cache::history_breakpoints(&history_blocks)
+        }
+        None => Vec::new(),
+    };
     Ok(Assembled {
         fields: Arc::clone(&turn.fields),
         instructions,
         rendered,
         appended: Arc::clone(&turn.appended),
-        history_turns,
+        breakpoints,
         cache: turn.cache,
     })
 }
