@@ -12,3 +12,4 @@ pub mod corpus;
 pub mod json;
 pub mod records;
 pub mod schemas;
+pub mod training;
