@@ -1,12 +1,13 @@
 //! An estimate's bytes are exactly the bytes the body or fragment serializes to, for every
 //! provider and generated record; the caller's counter sees each text part exactly as it is
-//! sent; and the per-message figures add up to the totals.
+//! sent; the default text estimate counts each text part whole, though it is fed in pieces;
+//! and the per-message figures add up to the totals.
 
 use proptest::prelude::*;
 use serde_json::Value;
 use transcript_replay::{
-    anthropic, bedrock, gemini, image_tokens, openai, openai_responses, replay_messages, Cache,
-    Estimate, Priced, StoredMessage, Turn, Vision,
+    anthropic, bedrock, estimate_tokens, gemini, image_tokens, openai, openai_responses,
+    replay_messages, Cache, Estimate, Priced, StoredMessage, Turn, Vision,
 };
 use transcript_replay_conformance::json::strings;
 use transcript_replay_conformance::records;
@@ -72,10 +73,13 @@ fn check(name: &str, priced: &impl Priced) -> Result<(), TestCaseError> {
         "{}",
         name
     );
-    // The default estimate walks the same texts.
+    // The default estimate, fed each text in the pieces the serializers write, counts what
+    // `estimate_tokens` counts of each whole text.
     prop_assert_eq!(
-        priced.estimate(image_tokens("claude").unwrap()).bytes,
-        json.len()
+        priced.estimate(image_tokens("claude").unwrap()),
+        priced.estimate_with(image_tokens("claude").unwrap(), estimate_tokens),
+        "{}: the default estimate",
+        name
     );
     Ok(())
 }
