@@ -1,12 +1,14 @@
 //! What estimating a history costs, as a ratio against serializing the same body in the same
-//! run: `cargo bench -p transcript-replay-conformance --bench estimate`.
+//! run, and what the text estimate alone costs, against writing the same text as a JSON
+//! string: `cargo bench -p transcript-replay-conformance --bench estimate`.
 
 #![allow(missing_docs)]
 
 use std::hint::black_box;
 
-use criterion::Criterion;
-use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
+use criterion::{Criterion, Throughput};
+use transcript_replay::{anthropic, estimate_tokens, image_tokens, Priced, StoredMessage, Turn};
+use transcript_replay_conformance::corpus;
 use transcript_replay_conformance::records::agent_record;
 
 fn main() {
@@ -26,6 +28,20 @@ fn main() {
     group.bench_function("estimate", |b| b.iter(|| black_box(&body).estimate(rule)));
     group.bench_function("estimate, bytes and a caller's counter of chars", |b| {
         b.iter(|| black_box(&body).estimate_with(rule, |text| text.len() / 4))
+    });
+    group.finish();
+
+    let mut text = String::new();
+    while text.len() < 16_000_000 {
+        text.push_str(&corpus::transcript());
+    }
+    let mut group = criterion.benchmark_group("estimate_tokens/16MB");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("text to_vec as a JSON string (baseline)", |b| {
+        b.iter(|| serde_json::to_vec(black_box(&text)).unwrap())
+    });
+    group.bench_function("estimate_tokens", |b| {
+        b.iter(|| estimate_tokens(black_box(&text)))
     });
     group.finish();
     criterion.final_summary();
