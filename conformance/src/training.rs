@@ -40,9 +40,55 @@ fn prose() -> String {
             }
         }
     }
+    out.push_str(MARKDOWN);
     out.push_str(EUROPEAN);
     out
 }
+
+/// An assistant's answer in Markdown, as models write them: headings, lists, emphasis, inline
+/// code and links.
+const MARKDOWN: &str = r#"
+## What I found
+
+The failing test is **not** flaky: it fails whenever the session store returns an entry whose
+`expires_at` is in the past *and* the request carries a `return_to` parameter. Three things
+go wrong together:
+
+1. `redirect_for` compares `expires_at` (UTC) with `now` (local time), so for anyone east of
+   Greenwich the session looks valid for a few more hours.
+2. The middleware drops the query string before it builds the redirect, so `return_to` is
+   lost even when the comparison is right.
+3. The sign-in page shows "Your session has timed out" for every redirect, including a
+   sign-out the user asked for.
+
+### The fix
+
+- Compare both times in UTC (`SystemTime` is already UTC; the bug was the `chrono::Local`
+  conversion in `session/clock.rs`, line 41).
+- Keep the original path and query in `return_to`, percent-encoded, and check on sign-in that
+  it is a path on our own host (otherwise it is an open redirect; see
+  [OWASP's cheat sheet](https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html)).
+- Add a `reason=expired` flag to the redirect, and show the message only when it is set.
+
+> Note: the session store itself is untouched, as you asked. It does look wrong in one place
+> (it never deletes expired rows), but that can wait for next week.
+
+### Tests
+
+| test | before | after |
+|---|---|---|
+| `test_expired_session_redirects_to_sign_in` | fails | passes |
+| `test_redirect_keeps_address` | fails | passes |
+| `test_sign_out_shows_no_timeout_message` | (new) | passes |
+
+Run them with `pytest tests/api/test_sessions.py -k redirect -q`; the whole suite takes about
+40 seconds. If you want, I can also open a PR against `release/2026.12` instead of `main`.
+
+**Summary** — the redirect now works → users land where they meant to go; the timeout
+message shows only when the session really expired (≤ 1 request in 10,000 in last week’s
+logs). Cost: 3 files changed, +84 −19 lines… nothing else touched. The reviewer wrote “looks
+good, ship it” — so I merged it at 14:02 UTC × 2 environments (staging ✓, production ✓).
+"#;
 
 /// A little prose in languages written with accents and in Cyrillic, so that the pairs of
 /// two-byte characters get a price from text rather than the prior.
