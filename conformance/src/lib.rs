@@ -4,6 +4,8 @@
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
 //!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
 //!   to set.
+//! - [`corpus`] and [`training`]: the texts the default text estimate is checked on, and the
+//!   other texts its prices are fitted on (`examples/fit_text_estimate.rs`).
 //!
 //! This package is not published; it keeps the heavy test dependencies (schema validation,
 //! property testing, criterion) out of the crate's own build.
