@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes parse_record, replay and the three renderers for a bounded time, on the machine's
-# stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass the flags it needs.
+# Fuzzes parse_record, replay, the renderers, the bodies and their estimates for a bounded
+# time, on the machine's stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass the flags it
+# needs.
 #
 #   bash fuzz/run.sh [SECONDS]        (default 300)
 #

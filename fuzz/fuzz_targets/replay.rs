@@ -1,13 +1,26 @@
-//! Arbitrary bytes through `parse_record`, `replay_messages`, all three renderers and the
-//! whole bodies, checking the invariants that hold for every record.
+//! Arbitrary bytes through `parse_record`, `replay_messages`, three renderers, all five
+//! providers' whole bodies and their estimates, checking the invariants that hold for every record.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use transcript_replay::{
-    anthropic, bedrock, gemini, openai, openai_responses, parse_record, replay_messages, Part,
-    StoredMessage, Turn, Vision, WireRole,
+    anthropic, bedrock, estimate_tokens, gemini, image_tokens, openai, openai_responses,
+    parse_record, replay_messages, Part, Priced, StoredMessage, Turn, Vision, WireRole,
 };
+
+/// A body serializes, and its estimate counts exactly its bytes, and each text whole.
+fn priced_exactly(body: &impl Priced) {
+    let bytes = serde_json::to_vec(body).unwrap();
+    let rule = image_tokens("claude").unwrap();
+    let estimate = body.estimate(rule);
+    assert_eq!(estimate.bytes, bytes.len(), "estimated bytes");
+    assert_eq!(
+        estimate,
+        body.estimate_with(rule, estimate_tokens),
+        "text estimate"
+    );
+}
 
 fn is_blank(text: &str) -> bool {
     text.chars()
@@ -105,13 +118,13 @@ fuzz_target!(|data: &[u8]| {
         // With a live user turn, every provider's whole body can be built.
         let live = [StoredMessage::user("Go on.")];
         let turn = Turn::new(&record).vision(vision).live(&live);
-        serde_json::to_vec(&openai::body(&turn).unwrap()).unwrap();
-        serde_json::to_vec(&anthropic::body(&turn).unwrap()).unwrap();
-        serde_json::to_vec(&gemini::body(&turn).unwrap()).unwrap();
-        serde_json::to_vec(&openai_responses::body(&turn).unwrap()).unwrap();
+        priced_exactly(&openai::body(&turn).unwrap());
+        priced_exactly(&anthropic::body(&turn).unwrap());
+        priced_exactly(&gemini::body(&turn).unwrap());
+        priced_exactly(&openai_responses::body(&turn).unwrap());
         // Bedrock refuses a record whose first turn is the assistant's; any other is built.
         if let Ok(body) = bedrock::body(&turn) {
-            serde_json::to_vec(&body).unwrap();
+            priced_exactly(&body);
         }
     }
 });
