@@ -1,5 +1,6 @@
 //! Arbitrary bytes through `parse_record`, `replay_messages`, three renderers, all five
-//! providers' whole bodies and their estimates, checking the invariants that hold for every record.
+//! providers' whole bodies and their estimates, checking the invariants that hold for every
+//! record.
 
 #![no_main]
 
