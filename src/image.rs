@@ -1,8 +1,6 @@
 //! The checks an image must pass to be shown, each in one place, shared by replay and the
 //! renderers.
 
-use std::fmt::{self, Write as _};
-
 /// Whether a media type has the form `image/<subtype>`.
 ///
 /// The type is matched without regard to case, as RFC 2045 says media types are; the subtype
@@ -72,35 +70,6 @@ pub(crate) fn symbol_value(b: u8) -> Option<u8> {
         b'+' => Some(62),
         b'/' => Some(63),
         _ => None,
-    }
-}
-
-/// At most this many characters of a stored media type are shown in a marker.
-const SHOWN_CHARS: usize = 64;
-
-/// A stored media type as a marker shows it.
-///
-/// A marker is a line of the crate's own making, so stored data must never be able to close
-/// it early or forge another: characters that could (`[`, `]`, `(`, `)`, `\`, control and
-/// non-ASCII characters, and line breaks) are shown as `\u{…}` escapes, and a media type
-/// longer than 64 characters is cut short with `...`.
-pub(crate) struct ShownMediaType<'a>(pub(crate) &'a str);
-
-impl fmt::Display for ShownMediaType<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, c) in self.0.chars().enumerate() {
-            if index == SHOWN_CHARS {
-                return f.write_str("...");
-            }
-            let plain =
-                (c.is_ascii_graphic() || c == ' ') && !matches!(c, '[' | ']' | '(' | ')' | '\\');
-            if plain {
-                f.write_char(c)?;
-            } else {
-                write!(f, "\\u{{{:x}}}", u32::from(c))?;
-            }
-        }
-        Ok(())
     }
 }
 

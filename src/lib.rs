@@ -45,8 +45,10 @@
 //!
 //! The wire messages borrow every string from the record: replay decides structure only, and
 //! the bytes of a history are copied once, into the request body, as it is serialized. The
-//! [`openai`], [`anthropic`] and [`gemini`] modules render them as the request fragments of
-//! those APIs, degrading what a provider cannot carry to a marker that names it.
+//! five provider modules, [`openai`], [`openai_responses`], [`anthropic`], [`gemini`] and
+//! [`bedrock`], render them as the request fragments and whole bodies of those APIs,
+//! degrading what a provider cannot carry to a marker that names it, and read each
+//! provider's reply back into a stored message; [`Provider`] reaches all five from one value.
 //!
 //! Replayed prose can be imitated: put [`REPLAY_PREAMBLE`] in the system prompt of every
 //! request that carries a replayed history.
@@ -67,35 +69,46 @@
 
 pub mod anthropic;
 pub mod bedrock;
-mod body;
-mod cache;
-mod cost;
-mod error;
 pub mod gemini;
-mod image;
 pub mod openai;
 pub mod openai_responses;
+
+mod any_provider;
+mod body;
+mod cache;
+mod conversation_file;
+mod cost;
+mod error;
+mod image;
+mod marker;
+mod native_images;
 mod parse;
+mod provider;
 mod record;
 mod render;
 mod replay;
 mod reply;
+mod rules;
 mod signature;
 mod tokens;
 mod wire;
 
+pub use crate::any_provider::AnyBody;
 pub use crate::body::{BodyError, Turn};
 pub use crate::cache::Cache;
+pub use crate::conversation_file::{write_record, ConversationFile};
 pub use crate::cost::{image_tokens, Cost, Estimate, ImageRule, ImageTokens, Priced, IMAGE_TOKENS};
 pub use crate::error::Error;
+pub use crate::marker::Reason;
 pub use crate::parse::parse_record;
+pub use crate::provider::{Provider, UnknownProvider};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
-pub use crate::render::{ImageLimits, Provider};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::reply::ReplyError;
+pub use crate::rules::ImageLimits;
 pub use crate::signature::ImageFormat;
 pub use crate::tokens::estimate_tokens;
-pub use crate::wire::{Image, Part, Piece, Reason, Text, WireMessage, WireRole};
+pub use crate::wire::{Image, Part, Piece, Text, WireMessage, WireRole};
 
 // The README's examples run as doctests, so it cannot drift from the crate.
 #[cfg(doctest)]

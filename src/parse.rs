@@ -14,8 +14,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::error::Between;
-use crate::{Block, Error, Role, StoredMessage, TokenUsage, ToolInput};
+use crate::error::{Between, Error};
+use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 /// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
 ///

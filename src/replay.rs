@@ -1,8 +1,9 @@
 //! Replay: the one projection of a stored record into wire messages.
 
 use crate::image::{is_image_media_type, is_valid_base64};
-use crate::wire::Content;
-use crate::{Block, Image, Piece, Reason, Role, StoredMessage, WireMessage, WireRole};
+use crate::marker::Reason;
+use crate::record::{Block, Role, StoredMessage};
+use crate::wire::{Content, Image, Piece, WireMessage, WireRole};
 
 /// Whether the model that will read the replay can see images: the one thing that varies.
 ///

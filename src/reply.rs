@@ -9,7 +9,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::json_what;
-use crate::{Block, Provider, Role, StoredMessage, TokenUsage};
+use crate::provider::Provider;
+use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 /// The stored message a reply becomes: the assistant's turn, with its blocks and usage.
 pub(crate) fn assistant(blocks: Vec<Block>, usage: Option<TokenUsage>) -> StoredMessage {
@@ -19,6 +20,28 @@ pub(crate) fn assistant(blocks: Vec<Block>, usage: Option<TokenUsage>) -> Stored
         usage,
         timestamp: None,
     }
+}
+
+/// A tool call's input that a reply carries as a JSON value, which the providers document as
+/// an object (the call's arguments by name): its exact text, as the record stores a value.
+/// Anything else (a string, which a stream accumulator that never parsed its pieces leaves,
+/// an array, a number) is an error that says so: stored, it would replay as a call with
+/// arguments the tool never takes.
+pub(crate) fn object_input(at: &At<'_>) -> Result<ToolInput, ReplyError> {
+    let text = at.raw.get();
+    if text.starts_with('{') {
+        return Ok(ToolInput::json_unchecked(text.to_owned()));
+    }
+    let found = match text.as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(_) | None => "a number",
+    };
+    Err(at.error(format_args!(
+        "a tool call's input must be a JSON object, not {found}"
+    )))
 }
 
 /// A provider's reply that could not be read into a stored message, saying where and what.

@@ -362,6 +362,61 @@ fn a_body_a_provider_would_reject_is_an_error_that_names_the_rule() {
             "a prefill was asked for, and Gemini takes none",
         ),
         (
+            Provider::OpenAi,
+            Turn::new(&only_system),
+            "the request has no conversation turn, which servers compatible with OpenAI's API reject: add the live turn",
+        ),
+        (
+            Provider::OpenAiResponses,
+            Turn::new(&[]),
+            "the request has no conversation turn, which OpenAI rejects: add the live turn",
+        ),
+        (
+            Provider::OpenAiResponses,
+            Turn::new(&only_system),
+            "the request has no conversation turn, which servers compatible with OpenAI's API reject: add the live turn",
+        ),
+        (
+            Provider::Bedrock,
+            Turn::new(&only_system),
+            "the request has no conversation turn, which Bedrock rejects: add the live turn",
+        ),
+        (
+            Provider::OpenAi,
+            Turn::new(&history).append(&serde_json::Value::Null),
+            "appended message 0 must be a JSON object, not null",
+        ),
+        (
+            Provider::OpenAi,
+            Turn::new(&history).append(&json!({"role": "tool", "tool_call_id": "c", "content": "x"})).append(&"text"),
+            "appended message 1 must be a JSON object, not a string",
+        ),
+        (
+            Provider::Anthropic,
+            Turn::new(&history).append(&7),
+            "appended message 0 must be a JSON object, not a number",
+        ),
+        (
+            Provider::Bedrock,
+            Turn::new(&history).append(&[1, 2]),
+            "appended message 0 must be a JSON object, not an array",
+        ),
+        (
+            Provider::OpenAi,
+            Turn::new(&history).append(&json!({"role": 7})),
+            r#"appended message 0 has the role 7, which is none of OpenAI's: expected "system", "developer", "user", "assistant", "tool" or "function""#,
+        ),
+        (
+            Provider::Gemini,
+            Turn::new(&history).append(&json!({"role": "assistant", "parts": [{"text": "x"}]})),
+            r#"appended message 0 has the role "assistant", which is none of Gemini's: expected "user" or "model""#,
+        ),
+        (
+            Provider::OpenAiResponses,
+            Turn::new(&history).append(&json!({"role": "tool", "content": "x"})),
+            r#"appended message 0 has the role "tool", which is none of OpenAI's: expected "system", "developer", "user" or "assistant""#,
+        ),
+        (
             Provider::Gemini,
             Turn::new(&history).append(&json!({"role": "user", "parts": [{"text": "more"}]})),
             "appended message 0 would follow a user turn with another, which Gemini rejects, and an appended message is sent as it is",

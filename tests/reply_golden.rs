@@ -253,6 +253,21 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         ),
         (
             Provider::Anthropic,
+            r#"{"content": [{"type": "tool_use", "id": "t", "name": "bash", "input": "{\"cmd\": \"ls\"}"}]}"#,
+            "Anthropic reply, content[0].input (line 1, column 71): a tool call's input must be a JSON object, not a string",
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "ls", "args": [1]}}]}}]}"#,
+            "Gemini reply, candidates[0].content.parts[0].functionCall.args (line 1, column 80): a tool call's input must be a JSON object, not an array",
+        ),
+        (
+            Provider::Bedrock,
+            r#"{"output": {"message": {"content": [{"toolUse": {"toolUseId": "t", "name": "ls", "input": 7}}]}}}"#,
+            "Bedrock reply, output.message.content[0].toolUse.input (line 1, column 91): a tool call's input must be a JSON object, not a number",
+        ),
+        (
+            Provider::Anthropic,
             r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#,
             "Anthropic reply, the body (line 1, column 81): missing field `content`",
         ),

@@ -137,7 +137,12 @@ fn main() {
     for (kind, text) in &kinds {
         report(&format!("training {kind}"), &weights, text);
     }
-    let code = format!("{}{}", corpus::CODE, include_str!("../../src/render.rs"));
+    let code = format!(
+        "{}{}{}",
+        corpus::CODE,
+        include_str!("../../src/render.rs"),
+        include_str!("../../src/native_images.rs")
+    );
     let json = include_str!("../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
         .to_owned()
         + corpus::JSON;

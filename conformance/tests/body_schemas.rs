@@ -188,7 +188,12 @@ fn expected(case: &Case, provider: Provider) -> Result<(), &'static str> {
     } else {
         all.iter().collect()
     };
-    if turns.is_empty() && (provider.hoists() || system_text(case).is_none()) {
+    // A conversation turn is a user or model turn; a system message is one only where the
+    // provider renders it as a user turn (after the hoisted ones).
+    let conversation = turns
+        .iter()
+        .any(|message| message.role != Role::System || provider.hoists());
+    if !conversation {
         return Err("the request has no conversation turn");
     }
     let first = turns.first().map(|message| message.role);

@@ -3,13 +3,18 @@
 use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
-use transcript_replay::{parse_record, Block, Role, StoredMessage, TokenUsage};
+use transcript_replay::{parse_record, write_record, Block, Role, StoredMessage, TokenUsage};
 
 proptest! {
     #[test]
     fn a_written_record_reads_back_equal(record in common::record()) {
         let json = serde_json::to_string(&record).unwrap();
         prop_assert_eq!(parse_record(&json).unwrap(), record);
+    }
+
+    #[test]
+    fn a_record_written_as_a_conversation_file_reads_back_equal(record in common::record()) {
+        prop_assert_eq!(parse_record(&write_record(&record)).unwrap(), record);
     }
 }
 

@@ -1,0 +1,226 @@
+//! Anthropic Messages: the `system` and `messages` of a request.
+//!
+//! Leading system messages become the `system` string, joined by a blank line; a system
+//! message after the first other message stays in place as a `user` message whose text begins
+//! `[System]: `. Content is always an array of `text` and `image` blocks. No text block is
+//! empty or white space only. Images go only in user messages, in the media types and size
+//! Anthropic takes; an assistant turn's images (a tool's screenshots) are carried to the next
+//! user message; any other image becomes a marker that names Anthropic.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`].
+//!
+//! # Sequencing, as found
+//!
+//! - Adjacent turns of one role are accepted and merged by the server: "Consecutive `user`
+//!   or `assistant` turns in your request will be combined into a single turn"
+//!   (<https://platform.claude.com/docs/en/api/messages>). The crate keeps one message per
+//!   wire message.
+//! - A first message of the `assistant` role: the first-party API accepts it, Bedrock answers
+//!   "messages: first message must use the \"user\" role"
+//!   (<https://github.com/anthropics/anthropic-sdk-typescript/issues/622>). The crate sends
+//!   the history as it is, since making it start on a user turn would invent or drop content.
+//! - A request that ends on an assistant turn is a prefill: the model continues it. Newer
+//!   models refuse it ("This model does not support assistant message prefill",
+//!   <https://github.com/cortexkit/magic-context/issues/511>), and its text must not end in
+//!   white space ("final assistant content cannot end with trailing whitespace",
+//!   <https://github.com/tailcallhq/forgecode/issues/1872>). [`body`] ends on an assistant
+//!   turn only when the turn asks for a prefill, and then trims that text alone.
+//! - `messages` must not be empty: [`body`] refuses a request with no conversation turn.
+//!
+//! ```
+//! use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+//!   {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]},
+//!   {"role": "assistant", "blocks": [{"type": "text", "text": "Hello!\n"}]}
+//! ]"#)?;
+//! let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"system":"Be brief.","messages":["#,
+//!         r#"{"role":"user","content":[{"type":"text","text":"Hi"}]},"#,
+//!         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!\n"}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+mod reply;
+mod request;
+
+pub use self::reply::read_reply;
+pub use self::request::{Body, Message, Request, Role};
+
+use crate::body::{self, BodyError, Turn};
+use crate::provider::Provider;
+use crate::render;
+use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::wire::WireMessage;
+
+use self::request::messages_of;
+
+/// The image media types Anthropic takes.
+///
+/// Source: Anthropic's vision guide,
+/// <https://platform.claude.com/docs/en/build-with-claude/vision>, and the `media_type` enum of
+/// `Base64ImageSource` in Anthropic's OpenAPI description of the Messages API.
+pub const MEDIA_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+
+/// The longest base64 text Anthropic takes for one image: 5 MB, 5,242,880 characters.
+///
+/// Source: Anthropic's error text, "image exceeds 5 MB maximum: N bytes > 5242880 bytes",
+/// which counts the base64 text, not the decoded bytes, as quoted in public reports such as
+/// <https://github.com/anthropics/claude-code/issues/10612>.
+pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
+
+/// How many images one request may carry on models with a 200k-token context: 100. Other
+/// models take 600; pass that in [`ImageLimits`] to [`render_with`].
+///
+/// Source: Anthropic's vision guide, "up to 100 images per request" on 200k-context models
+/// (600 otherwise), <https://platform.claude.com/docs/en/build-with-claude/vision>.
+pub const MAX_IMAGES_PER_REQUEST: usize = 100;
+
+/// How much image data one request may carry: 32 MB, counted as base64 text.
+///
+/// Source: Anthropic's API overview, "32 MB" maximum request size for the Messages API,
+/// <https://platform.claude.com/docs/en/api/overview>. The
+/// text of a request counts towards that limit too; keeping a history's text within it is
+/// compaction's job, not replay's.
+pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 32_000_000;
+
+/// The most pixels an image may have on either side: 8000.
+///
+/// Source: Anthropic's vision guide, "images larger than 8000x8000 px will be rejected".
+pub const MAX_SIDE_PIXELS: u32 = 8_000;
+
+/// The most pixels an image may have on either side once a request carries more than
+/// [`MANY_IMAGES`] images: 2000.
+///
+/// Source: Anthropic's vision guide, "if you submit more than 20 images in one API request,
+/// this limit is 2000x2000 px".
+pub const MANY_IMAGES_MAX_SIDE_PIXELS: u32 = 2_000;
+
+/// How many images a request may carry before [`MANY_IMAGES_MAX_SIDE_PIXELS`] applies: 20.
+pub const MANY_IMAGES: usize = 20;
+
+/// Anthropic's image limits for models with a 200k-token context, which `render` applies.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_IMAGE_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
+    max_side_pixels: Some(MAX_SIDE_PIXELS),
+    max_side_pixels_beyond: Some((MANY_IMAGES, MANY_IMAGES_MAX_SIDE_PIXELS)),
+    withholding_step: None,
+};
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::Anthropic,
+    media_types: &MEDIA_TYPES,
+    refuses_animated_gifs: false,
+    images_in: |role| match role {
+        TurnRole::User => true,
+        TurnRole::System | TurnRole::Assistant => false,
+    },
+    hoists_system: true,
+    drops_blank_text: true,
+    // The server merges adjacent turns of one role itself (see the module docs).
+    merges_same_role: false,
+    takes_prefill: true,
+    rejects_ending_on_assistant: false,
+    rejects_no_turn: true,
+    instructions_as_message: false,
+    starts_on_user: false,
+    model_role: "assistant",
+    body_keys: &["system", "messages"],
+    appended_roles: &[("user", TurnRole::User), ("assistant", TurnRole::Assistant)],
+};
+
+/// Renders wire messages as the `system` and `messages` of a Messages request.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]},
+///   {"role": "system", "blocks": [{"type": "text", "text": "Summary so far: greeting."}]}
+/// ]"#)?;
+/// let request = anthropic::render(&replay_messages(&record, Vision::Sees));
+/// assert!(request.system.is_none());
+/// assert_eq!(
+///     serde_json::to_string(&request.messages[1]).unwrap(),
+///     r#"{"role":"user","content":[{"type":"text","text":"[System]: Summary so far: greeting."}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits: for example
+/// 600 images a request, for models with less than a 200k-token context.
+///
+/// ```
+/// use transcript_replay::{anthropic, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let limits = ImageLimits { images_per_request: 600, ..anthropic::LIMITS };
+/// let request = anthropic::render_with(&replay_messages(&record, Vision::Sees), &limits);
+/// assert_eq!(request.messages.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let mut rendered = render::render(messages, &RULES, limits);
+    Request {
+        system: rendered.system.take(),
+        messages: messages_of(rendered),
+    }
+}
+
+/// Builds the whole body of a Messages request from a [`Turn`]:
+/// `{...fields, "system": [S, H], "messages": [history, live turn, appended]}`.
+///
+/// `system` holds up to two text blocks: S, the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
+/// messages; a block is left out when it is empty, and the field when both are. Add `model`
+/// and `max_tokens` as fields. Images of an assistant turn (a tool's screenshots) are carried
+/// to the next user message, history or live turn.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on an assistant turn and the turn asks for no
+/// prefill, when it would have no message, or when the caller's fields or appended messages
+/// are not what a body takes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{anthropic, parse_record, StoredMessage, Turn};
+///
+/// let record = parse_record(r#"[
+///   {"role": "system", "blocks": [{"type": "text", "text": "Summary: a.rs was read."}]},
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]},
+///   {"role": "assistant", "blocks": [{"type": "text", "text": "Yes."}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record)
+///     .instructions("Be brief.")
+///     .without_preamble()
+///     .live(&live)
+///     .fields(&json!({"model": "claude-sonnet-4-5", "max_tokens": 1024}));
+/// assert_eq!(
+///     serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"max_tokens":1024,"model":"claude-sonnet-4-5","#,
+///         r#""system":[{"type":"text","text":"Be brief."},{"type":"text","text":"Summary: a.rs was read."}],"#,
+///         r#""messages":[{"role":"user","content":[{"type":"text","text":"Is a.rs empty?"}]},"#,
+///         r#"{"role":"assistant","content":[{"type":"text","text":"Yes."}]},"#,
+///         r#"{"role":"user","content":[{"type":"text","text":"And b.rs?"}]}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+}

@@ -1,0 +1,172 @@
+//! One entry point for any provider: from a [`Provider`] value, the body of a turn (one value
+//! that serializes and prices itself) and the reader of a reply, so that a runtime that talks
+//! to several providers writes no `match` of its own.
+//!
+//! This is the one module that reaches every provider's module; nothing the providers share
+//! imports it.
+
+use serde::ser::{Serialize, Serializer};
+
+use crate::body::{BodyError, Turn};
+use crate::cost::{self, Priced, Unit};
+use crate::provider::Provider;
+use crate::record::StoredMessage;
+use crate::reply::ReplyError;
+use crate::rules::ImageLimits;
+use crate::{anthropic, bedrock, gemini, openai, openai_responses};
+
+/// The whole request body of a turn for whichever provider built it
+/// ([`Provider::body`]): it serializes as that provider's body and prices itself
+/// ([`Priced`]), so one build serves both the estimate and the bytes.
+///
+/// ```
+/// use transcript_replay::{image_tokens, Priced, Provider, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Is a.rs empty?")];
+/// let turn = Turn::new(&history);
+/// for provider in Provider::ALL {
+///     let body = provider.body(&turn)?;
+///     let estimate = body.estimate(image_tokens("claude").unwrap());
+///     let bytes = serde_json::to_vec(&body).unwrap();
+///     assert_eq!(estimate.bytes, bytes.len());
+///     assert_eq!(body.provider(), provider);
+/// }
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum AnyBody<'a> {
+    /// An OpenAI Chat Completions body.
+    OpenAi(openai::Body<'a>),
+    /// An OpenAI Responses body.
+    OpenAiResponses(openai_responses::Body<'a>),
+    /// An Anthropic Messages body.
+    Anthropic(anthropic::Body<'a>),
+    /// A Gemini generateContent body.
+    Gemini(gemini::Body<'a>),
+    /// A Bedrock Converse body.
+    Bedrock(bedrock::Body<'a>),
+}
+
+impl AnyBody<'_> {
+    /// The provider whose body this is.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// assert_eq!(Provider::Gemini.body(&Turn::new(&history))?.provider(), Provider::Gemini);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn provider(&self) -> Provider {
+        match self {
+            AnyBody::OpenAi(_) => Provider::OpenAi,
+            AnyBody::OpenAiResponses(_) => Provider::OpenAiResponses,
+            AnyBody::Anthropic(_) => Provider::Anthropic,
+            AnyBody::Gemini(_) => Provider::Gemini,
+            AnyBody::Bedrock(_) => Provider::Bedrock,
+        }
+    }
+}
+
+impl Serialize for AnyBody<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AnyBody::OpenAi(body) => body.serialize(serializer),
+            AnyBody::OpenAiResponses(body) => body.serialize(serializer),
+            AnyBody::Anthropic(body) => body.serialize(serializer),
+            AnyBody::Gemini(body) => body.serialize(serializer),
+            AnyBody::Bedrock(body) => body.serialize(serializer),
+        }
+    }
+}
+
+impl cost::sealed::Sealed for AnyBody<'_> {}
+
+/// The cost of the provider's body, as that body prices itself.
+impl Priced for AnyBody<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        match self {
+            AnyBody::OpenAi(body) => body.units(),
+            AnyBody::OpenAiResponses(body) => body.units(),
+            AnyBody::Anthropic(body) => body.units(),
+            AnyBody::Gemini(body) => body.units(),
+            AnyBody::Bedrock(body) => body.units(),
+        }
+    }
+}
+
+impl Provider {
+    /// Builds the whole request body of a turn for this provider: what its module's `body`
+    /// builds (`openai::body`, `anthropic::body`, ...), as one type for all of them.
+    ///
+    /// # Errors
+    ///
+    /// The [`BodyError`] of the provider's own `body`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Is a.rs empty?")];
+    /// let provider: Provider = "anthropic".parse().unwrap();
+    /// let turn = Turn::new(&history).fields(&json!({"model": "claude-sonnet-4-5", "max_tokens": 1024}));
+    /// let bytes = serde_json::to_vec(&provider.body(&turn)?).unwrap();
+    /// assert!(bytes.starts_with(br#"{"max_tokens":1024,"model":"claude-sonnet-4-5","system":"#));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn body<'a>(self, turn: &Turn<'a>) -> Result<AnyBody<'a>, BodyError> {
+        Ok(match self {
+            Provider::OpenAi => AnyBody::OpenAi(openai::body(turn)?),
+            Provider::OpenAiResponses => AnyBody::OpenAiResponses(openai_responses::body(turn)?),
+            Provider::Anthropic => AnyBody::Anthropic(anthropic::body(turn)?),
+            Provider::Gemini => AnyBody::Gemini(gemini::body(turn)?),
+            Provider::Bedrock => AnyBody::Bedrock(bedrock::body(turn)?),
+        })
+    }
+
+    /// Reads this provider's response body into the stored message of the assistant's
+    /// turn: what its module's `read_reply` reads.
+    ///
+    /// # Errors
+    ///
+    /// The [`ReplyError`] of the provider's own `read_reply`.
+    ///
+    /// ```
+    /// use transcript_replay::{Block, Provider};
+    ///
+    /// let reply = r#"{"output": {"message": {"role": "assistant", "content": [{"text": "Yes."}]}},
+    ///   "stopReason": "end_turn"}"#;
+    /// let message = Provider::Bedrock.read_reply(reply)?;
+    /// assert_eq!(message.blocks, [Block::text("Yes.")]);
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn read_reply(self, body: &str) -> Result<StoredMessage, ReplyError> {
+        match self {
+            Provider::OpenAi => openai::read_reply(body),
+            Provider::OpenAiResponses => openai_responses::read_reply(body),
+            Provider::Anthropic => anthropic::read_reply(body),
+            Provider::Gemini => gemini::read_reply(body),
+            Provider::Bedrock => bedrock::read_reply(body),
+        }
+    }
+
+    /// The provider's documented image limits, which its `render` and `body` apply unless
+    /// a [`Turn`] gives its own ([`Turn::limits`]).
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Provider};
+    ///
+    /// assert_eq!(Provider::Anthropic.limits(), anthropic::LIMITS);
+    /// assert_eq!(Provider::Bedrock.limits().images_per_request, 20);
+    /// ```
+    pub fn limits(self) -> ImageLimits {
+        match self {
+            Provider::OpenAi => openai::LIMITS,
+            Provider::OpenAiResponses => openai_responses::LIMITS,
+            Provider::Anthropic => anthropic::LIMITS,
+            Provider::Gemini => gemini::LIMITS,
+            Provider::Bedrock => bedrock::LIMITS,
+        }
+    }
+}

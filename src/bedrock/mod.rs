@@ -1,0 +1,194 @@
+//! Amazon Bedrock Converse: the `system` and `messages` of a request.
+//!
+//! Roles are `user` and `assistant`. Leading system messages become `system` text blocks; a
+//! system message after the first other message stays in place as a `user` turn whose text
+//! begins `[System]: `. Content blocks are `{"text"}` and
+//! `{"image":{"format","source":{"bytes"}}}` (the bytes as base64 on the JSON wire), never an
+//! empty or white-space-only text. Images go only in user messages, in the formats, count and
+//! sizes Converse takes; an assistant turn's images (a tool's screenshots) are carried to the
+//! next user message; any other image becomes a marker that names Bedrock. The model goes in
+//! the URL (`/model/{modelId}/converse`), not the body.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`], with `cachePoint` blocks when the turn asks for prompt caching.
+//!
+//! # Sequencing, as found
+//!
+//! Bedrock is the strictest surface:
+//! - Adjacent turns of one role are rejected: "A conversation must alternate between user and
+//!   assistant roles" (<https://github.com/Portkey-AI/gateway/issues/748>,
+//!   <https://github.com/microsoft/semantic-kernel/issues/10281>). Every turn the crate
+//!   renders is merged with an adjacent one of its role, across history and live turn.
+//! - The first turn must be a user turn: "A conversation must start with a user message"
+//!   (<https://github.com/elastic/kibana/pull/246393>,
+//!   <https://github.com/quarkiverse/quarkus-langchain4j/issues/1764>). [`body`] refuses a
+//!   record whose first turn (after its leading system messages) is the assistant's, since a
+//!   user turn before it would be invented.
+//! - The last message must be a user message (semantic-kernel #10281 above): [`body`] never
+//!   ends on an assistant turn.
+//!
+//! ```
+//! use transcript_replay::{bedrock, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Summary: a.rs was read."}]},
+//!   {"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}]},
+//!   {"role": "assistant", "blocks": [{"type": "text", "text": "A dot."}]}
+//! ]"#)?;
+//! let request = bedrock::render(&replay_messages(&record, Vision::Sees));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"system":[{"text":"Summary: a.rs was read."}],"messages":["#,
+//!         r#"{"role":"user","content":[{"image":{"format":"png","source":{"bytes":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}}]},"#,
+//!         r#"{"role":"assistant","content":[{"text":"A dot."}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+mod reply;
+mod request;
+
+pub use self::reply::read_reply;
+pub use self::request::{Body, Message, Request, Role};
+
+use crate::body::{self, BodyError, Turn};
+use crate::provider::Provider;
+use crate::render;
+use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::wire::WireMessage;
+
+use self::request::messages_of;
+
+/// The image media types Converse takes.
+///
+/// Source: the `ImageFormat` enum of Bedrock Runtime's service model (`png`, `jpeg`, `gif`,
+/// `webp`), <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html>.
+pub const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// The longest base64 text Converse takes for one image: that of 3.75 MB, 5,242,880
+/// characters.
+///
+/// Source: Bedrock Runtime's service model, `Message.content`: "Each image's size, height,
+/// and width must be no more than 3.75 MB, 8000 px, and 8000 px, respectively"
+/// (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html>);
+/// 3.75 MiB of bytes are 5,242,880 characters of base64.
+pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
+
+/// How many images one request may carry: 20.
+///
+/// Source: the same documentation, "You can include up to 20 images"; public reports quote
+/// the error, "too many images and documents: 21 + 0 > 20"
+/// (<https://github.com/cline/cline/issues/1844>).
+pub const MAX_IMAGES_PER_REQUEST: usize = 20;
+
+/// The most pixels an image may have on either side: 8000.
+pub const MAX_SIDE_PIXELS: u32 = 8_000;
+
+/// Converse's image limits, which `render` and `body` apply. The service states no separate
+/// limit on a request's image data: 20 images of at most 3.75 MB bound it.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_IMAGE_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_IMAGES_PER_REQUEST * MAX_IMAGE_BASE64_LEN,
+    max_side_pixels: Some(MAX_SIDE_PIXELS),
+    max_side_pixels_beyond: None,
+    withholding_step: None,
+};
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::Bedrock,
+    media_types: &MEDIA_TYPES,
+    refuses_animated_gifs: false,
+    // "You can only include images and documents if the role is user."
+    images_in: |role| match role {
+        TurnRole::User => true,
+        TurnRole::System | TurnRole::Assistant => false,
+    },
+    hoists_system: true,
+    drops_blank_text: true,
+    merges_same_role: true,
+    takes_prefill: false,
+    rejects_ending_on_assistant: true,
+    rejects_no_turn: true,
+    instructions_as_message: false,
+    starts_on_user: true,
+    model_role: "assistant",
+    body_keys: &["system", "messages"],
+    appended_roles: &[("user", TurnRole::User), ("assistant", TurnRole::Assistant)],
+};
+
+/// Renders wire messages as the `system` and `messages` of a Converse request.
+///
+/// ```
+/// use transcript_replay::{bedrock, replay_messages, Block, Role, StoredMessage, Vision};
+///
+/// let record = [
+///     StoredMessage::user("Hi"),
+///     StoredMessage::new(Role::Tool, vec![Block::image("image/png", "iVBORw0KGgo=")]),
+/// ];
+/// let request = bedrock::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(
+///     serde_json::to_string(&request.messages[1]).unwrap(),
+///     r#"{"role":"assistant","content":[{"text":"[Image (image/png) not shown: Bedrock accepts images only in user messages]"}]}"#,
+/// );
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits.
+///
+/// ```
+/// use transcript_replay::{bedrock, replay_messages, ImageLimits, StoredMessage, Vision};
+///
+/// let record = [StoredMessage::user("Hi")];
+/// let limits = ImageLimits { images_per_request: 5, ..bedrock::LIMITS };
+/// assert_eq!(bedrock::render_with(&replay_messages(&record, Vision::Sees), &limits).messages.len(), 1);
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let mut rendered = render::render(messages, &RULES, limits);
+    Request {
+        system: rendered.system.take(),
+        messages: messages_of(rendered),
+    }
+}
+
+/// Builds the whole body of a Converse request from a [`Turn`]:
+/// `{...fields, "system": [S, H], "messages": [history, live turn, appended]}`. The model goes
+/// in the URL; `inferenceConfig` and the like are the caller's fields.
+///
+/// `system` holds up to two text blocks: S, the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
+/// messages; a block is left out when it is empty, and the field when both are. Adjacent turns
+/// of one role are merged across the whole request. With [`Turn::cache`], `cachePoint` blocks
+/// follow S, the history's last block and the block 21 before it, as for Anthropic.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would start or end on an assistant turn, when it would have
+/// no message, when a caller's appended message would stand next to a turn of its own role,
+/// or when the caller's fields or appended messages are not what a body takes.
+///
+/// ```
+/// use transcript_replay::{bedrock, Cache, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+/// let live = [StoredMessage::user("Bye")];
+/// let turn = Turn::new(&history).instructions("Be brief.").without_preamble().live(&live).cache(Cache::FiveMinutes);
+/// assert_eq!(
+///     serde_json::to_string(&bedrock::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"system":[{"text":"Be brief."},{"cachePoint":{"type":"default"}}],"messages":["#,
+///         r#"{"role":"user","content":[{"text":"Hi"}]},"#,
+///         r#"{"role":"assistant","content":[{"text":"Hello!"},{"cachePoint":{"type":"default"}}]},"#,
+///         r#"{"role":"user","content":[{"text":"Bye"}]}]}"#,
+///     ),
+/// );
+/// let starts_on_assistant = [StoredMessage::assistant("Hello!"), StoredMessage::user("Hi")];
+/// assert!(bedrock::body(&Turn::new(&starts_on_assistant)).is_err());
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+}

@@ -1,0 +1,180 @@
+//! Why a body cannot be built, said as the rule it would break.
+
+use std::fmt;
+
+use crate::provider::Provider;
+
+/// Why a whole request body cannot be built: a provider would reject every body that could
+/// be made without inventing content, or the caller's own parts are not what a body takes.
+///
+/// ```
+/// use transcript_replay::{gemini, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+/// let error = gemini::body(&Turn::new(&history)).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "the request would end on a model turn: add the live turn (Gemini rejects a request that ends on a model turn)",
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct BodyError {
+    kind: Kind,
+}
+
+impl BodyError {
+    pub(crate) fn new(kind: Kind) -> Self {
+        BodyError { kind }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Nothing but system text: no user or model turn for the model to answer. `rejects`
+    /// says whether the provider itself answers that with an error, rather than only the
+    /// compatible servers that share its API.
+    NoMessages {
+        provider: Provider,
+        rejects: bool,
+    },
+    /// The last turn is the model's, and no prefill was asked for (or the provider takes
+    /// none).
+    EndsOnAssistant {
+        provider: Provider,
+        role: &'static str,
+        prefill: bool,
+        rejects: bool,
+    },
+    /// The first conversation turn is the model's, and the provider needs a user turn first.
+    StartsOnAssistant {
+        provider: Provider,
+        role: &'static str,
+    },
+    /// A prefill was asked of a provider that has none.
+    PrefillNotTaken(Provider),
+    /// Two adjacent turns of the same role where the crate cannot merge them (a caller's
+    /// appended message is verbatim).
+    AdjacentRoles {
+        provider: Provider,
+        role: &'static str,
+        appended: usize,
+    },
+    /// A caller's appended message that is not a JSON object.
+    AppendedNotAnObject {
+        index: usize,
+        found: &'static str,
+    },
+    /// A caller's appended message whose `role` the provider does not know.
+    UnknownAppendedRole {
+        provider: Provider,
+        index: usize,
+        /// The role's JSON text, cut to 64 characters.
+        role: String,
+        known: Vec<&'static str>,
+    },
+    FieldsNotAnObject(&'static str),
+    DuplicateField(String),
+    ReservedField {
+        provider: Provider,
+        key: String,
+    },
+    NotJson(String),
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::NoMessages { provider, rejects } => {
+                f.write_str("the request has no conversation turn, which ")?;
+                if *rejects {
+                    write!(f, "{provider} rejects")?;
+                } else {
+                    write!(f, "servers compatible with {provider}'s API reject")?;
+                }
+                f.write_str(": add the live turn")
+            }
+            Kind::EndsOnAssistant {
+                provider,
+                role,
+                prefill,
+                rejects,
+            } => {
+                let turn = article(role);
+                write!(f, "the request would end on {turn} turn: add the live turn")?;
+                if *prefill {
+                    f.write_str(" (or ask for a prefill)")?;
+                }
+                if *rejects {
+                    write!(
+                        f,
+                        " ({provider} rejects a request that ends on {turn} turn)"
+                    )?;
+                }
+                Ok(())
+            }
+            Kind::StartsOnAssistant { provider, role } => write!(
+                f,
+                "the request would start on {} turn, which {provider} rejects (\"A conversation \
+                 must start with a user message\"): the record has no user turn before it",
+                article(role)
+            ),
+            Kind::PrefillNotTaken(provider) => {
+                write!(f, "a prefill was asked for, and {provider} takes none")
+            }
+            Kind::AdjacentRoles {
+                provider,
+                role,
+                appended,
+            } => write!(
+                f,
+                "appended message {appended} would follow {} turn with another, which \
+                 {provider} rejects, and an appended message is sent as it is",
+                article(role)
+            ),
+            Kind::AppendedNotAnObject { index, found } => write!(
+                f,
+                "appended message {index} must be a JSON object, not {found}"
+            ),
+            Kind::UnknownAppendedRole {
+                provider,
+                index,
+                role,
+                known,
+            } => {
+                write!(
+                    f,
+                    "appended message {index} has the role {role}, which is none of {provider}'s: \
+                     expected "
+                )?;
+                for (at, name) in known.iter().enumerate() {
+                    let separator = match (at, known.len() - at) {
+                        (0, _) => "",
+                        (_, 1) => " or ",
+                        (_, _) => ", ",
+                    };
+                    write!(f, "{separator}{name:?}")?;
+                }
+                Ok(())
+            }
+            Kind::FieldsNotAnObject(found) => {
+                write!(f, "the caller's fields must be a JSON object, not {found}")
+            }
+            Kind::DuplicateField(key) => write!(f, "the caller's field `{key}` is given twice"),
+            Kind::ReservedField { provider, key } => write!(
+                f,
+                "the caller's field `{key}` is one the crate writes in a request to {provider}"
+            ),
+            Kind::NotJson(error) => {
+                write!(f, "a caller's value does not serialize as JSON: {error}")
+            }
+        }
+    }
+}
+
+/// A role's name with its article, for an error: "an assistant", "a model".
+fn article(role: &str) -> String {
+    // The roles are "assistant", "model", "user" and "system": only the first takes "an".
+    let article = if role.starts_with('a') { "an" } else { "a" };
+    format!("{article} {role}")
+}

@@ -1,0 +1,103 @@
+//! The caller's own parts of a body: its top-level fields and its appended messages, kept as
+//! their exact JSON text and written verbatim.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
+
+use super::error::{BodyError, Kind};
+
+/// The caller's top-level fields, in order, each value as its exact JSON text.
+pub(crate) type Fields = Vec<(String, Box<RawValue>)>;
+
+/// The caller's own messages, each as its exact JSON text.
+pub(crate) type Appended = Vec<Box<RawValue>>;
+
+/// Reads a caller's fields as the entries of one JSON object, in order.
+pub(crate) fn read_fields(fields: &impl Serialize, into: &mut Fields) -> Result<(), BodyError> {
+    let raw = serde_json::value::to_raw_value(fields)
+        .map_err(|error| BodyError::new(Kind::NotJson(error.to_string())))?;
+    let entries: Entries = serde_json::from_str(raw.get()).map_err(|_| {
+        let found = match raw.get().as_bytes().first() {
+            Some(b'[') => "an array",
+            Some(b'"') => "a string",
+            Some(b'n') => "null",
+            Some(b't' | b'f') => "a boolean",
+            Some(_) | None => "a number",
+        };
+        BodyError::new(Kind::FieldsNotAnObject(found))
+    })?;
+    for (key, value) in entries.0 {
+        if into.iter().any(|(existing, _)| *existing == key) {
+            return Err(BodyError::new(Kind::DuplicateField(key)));
+        }
+        into.push((key, value));
+    }
+    Ok(())
+}
+
+/// The entries of a JSON object, in order, each value kept as its exact text.
+struct Entries(Vec<(String, Box<RawValue>)>);
+
+impl<'de> serde::Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntriesVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for EntriesVisitor {
+            type Value = Entries;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Entries, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Box<RawValue>>()? {
+                    entries.push(entry);
+                }
+                Ok(Entries(entries))
+            }
+        }
+
+        deserializer.deserialize_map(EntriesVisitor)
+    }
+}
+
+/// Writes the caller's fields as entries of the body's map, in their order.
+pub(crate) fn write_fields<M: SerializeMap>(
+    map: &mut M,
+    fields: &[(String, Box<RawValue>)],
+) -> Result<(), M::Error> {
+    for (key, value) in fields {
+        map.serialize_entry(key, value)?;
+    }
+    Ok(())
+}
+
+/// A body's list of turns: the ones the crate rendered, then the caller's own, verbatim.
+pub(crate) struct Turns<'b, M> {
+    pub(crate) first: Option<&'b M>,
+    pub(crate) rendered: &'b [M],
+    pub(crate) appended: &'b [Box<RawValue>],
+}
+
+impl<M: Serialize> Serialize for Turns<'_, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let len = usize::from(self.first.is_some()) + self.rendered.len() + self.appended.len();
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        if let Some(first) = self.first {
+            seq.serialize_element(first)?;
+        }
+        for message in self.rendered {
+            seq.serialize_element(message)?;
+        }
+        for message in self.appended {
+            seq.serialize_element(message)?;
+        }
+        seq.end()
+    }
+}

@@ -1,0 +1,320 @@
+//! Whole requests: what a runtime sends, built from the stored record, the live turn and the
+//! caller's own instructions, fields and in-flight messages.
+//!
+//! [`Turn`] says what a turn's request is made of; each provider's `body` assembles it under
+//! that provider's rules (`assemble.rs`), and writes it in the provider's shape.
+
+mod assemble;
+mod error;
+mod fields;
+
+use std::sync::Arc;
+
+use serde::ser::Serialize;
+
+use crate::cache::Cache;
+use crate::record::StoredMessage;
+use crate::replay::Vision;
+use crate::rules::ImageLimits;
+
+pub(crate) use self::assemble::{assemble, Assembled};
+pub use self::error::BodyError;
+pub(crate) use self::fields::{write_fields, Appended, Fields, Turns};
+
+use self::error::Kind;
+use self::fields::read_fields;
+
+/// Everything one turn's request is made of, for any provider: the stored history, the live
+/// turn, the caller's instructions, and the caller's own fields and in-flight messages.
+///
+/// Each provider module builds its whole request body from a `Turn` (`openai::body`,
+/// `anthropic::body`, `gemini::body`, `openai_responses::body`, `bedrock::body`), and so does
+/// [`Provider::body`](crate::Provider::body) for whichever provider a runtime names. The body
+/// borrows the record and serializes straight into the output: the history is never copied
+/// into a `serde_json::Value`.
+///
+/// - **System text**: the caller's instructions, a blank line, and [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE) (just
+///   the preamble when the instructions are empty or white space; just the instructions after
+///   [`without_preamble`](Turn::without_preamble)). Each provider places it first, as its
+///   own block or part, before the history's leading system messages.
+/// - **History and live turn** are replayed with the same [`Vision`](crate::Vision), and the provider's
+///   rules apply to them as one conversation: images of a tool round land in the next user
+///   message, whether that is in the history or the live turn; request limits count them all.
+/// - **Appended messages** are the caller's own provider-native messages, serialized
+///   verbatim after the live turn (an in-flight tool round with real call ids).
+/// - **Fields** are the caller's top-level fields (model, max_tokens, tools, ...), written
+///   first, in their order, beside the crate's own.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{anthropic, parse_record, StoredMessage, Turn};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]},
+///   {"role": "assistant", "blocks": [{"type": "text", "text": "Yes."}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record)
+///     .instructions("You are a careful coding agent.")
+///     .live(&live)
+///     .fields(&json!({"model": "claude-sonnet-4-5", "max_tokens": 1024}));
+/// let body = anthropic::body(&turn).expect("a valid request");
+/// let json: serde_json::Value = serde_json::to_value(&body).unwrap();
+/// assert_eq!(json["model"], "claude-sonnet-4-5");
+/// assert_eq!(json["messages"].as_array().unwrap().len(), 3);
+/// assert!(json["system"][0]["text"].as_str().unwrap().starts_with("You are a careful coding agent.\n\nEarlier turns"));
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Turn<'a> {
+    history: &'a [StoredMessage],
+    live: &'a [StoredMessage],
+    vision: Vision,
+    instructions: &'a str,
+    preamble: bool,
+    prefill: bool,
+    cache: Option<Cache>,
+    limits: Option<ImageLimits>,
+    // Shared with every body built from this turn, so that a body borrows nothing of it.
+    fields: Arc<Fields>,
+    appended: Arc<Appended>,
+    problem: Option<BodyError>,
+}
+
+impl<'a> Turn<'a> {
+    /// A turn over the stored history, for a model that sees, with the preamble, no
+    /// instructions, no live turn, no fields and nothing appended.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let body = openai::body(&Turn::new(&history).without_preamble()).unwrap();
+    /// assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"messages":[{"role":"user","content":"Hi"}]}"#);
+    /// ```
+    pub fn new(history: &'a [StoredMessage]) -> Self {
+        Turn {
+            history,
+            live: &[],
+            vision: Vision::Sees,
+            instructions: "",
+            preamble: true,
+            prefill: false,
+            cache: None,
+            limits: None,
+            fields: Arc::default(),
+            appended: Arc::default(),
+            problem: None,
+        }
+    }
+
+    /// Whether the model sees images; history and live turn are replayed with it.
+    ///
+    /// ```
+    /// use transcript_replay::{gemini, Block, Role, StoredMessage, Turn, Vision};
+    ///
+    /// let history = [StoredMessage::new(Role::User, vec![Block::image("image/png", "iVBORw0KGgo=")])];
+    /// let body = gemini::body(&Turn::new(&history).vision(Vision::Blind).without_preamble()).unwrap();
+    /// assert!(serde_json::to_string(&body).unwrap().contains("this model cannot view images"));
+    /// ```
+    #[must_use]
+    pub fn vision(mut self, vision: Vision) -> Self {
+        self.vision = vision;
+        self
+    }
+
+    /// The caller's own system prompt, placed before [`REPLAY_PREAMBLE`].
+    ///
+    /// ```
+    /// use transcript_replay::{openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).instructions("Be brief.").without_preamble();
+    /// assert_eq!(
+    ///     serde_json::to_string(&openai::body(&turn).unwrap()).unwrap(),
+    ///     r#"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}"#,
+    /// );
+    /// ```
+    #[must_use]
+    pub fn instructions(mut self, instructions: &'a str) -> Self {
+        self.instructions = instructions;
+        self
+    }
+
+    /// Leaves [`REPLAY_PREAMBLE`] out of the system text: for a caller that already has it
+    /// in its instructions, or that sends no replayed tool rounds.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let body = anthropic::body(&Turn::new(&history).without_preamble()).unwrap();
+    /// assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}"#);
+    /// ```
+    #[must_use]
+    pub fn without_preamble(mut self) -> Self {
+        self.preamble = false;
+        self
+    }
+
+    /// The live turn: stored messages not stored yet (usually one user message), replayed
+    /// after the history with the same vision.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+    /// let live = [StoredMessage::user("Bye")];
+    /// let body = openai::body(&Turn::new(&history).live(&live).without_preamble()).unwrap();
+    /// assert!(serde_json::to_string(&body).unwrap().ends_with(r#"{"role":"user","content":"Bye"}]}"#));
+    /// ```
+    #[must_use]
+    pub fn live(mut self, live: &'a [StoredMessage]) -> Self {
+        self.live = live;
+        self
+    }
+
+    /// Adds the caller's own top-level fields (model, max_tokens, tools, temperature, ...):
+    /// anything that serializes as a JSON object. They are written first, in the order they
+    /// serialize in (a `serde_json::json!` object sorts its keys; a struct keeps its field
+    /// order); a later call adds more. A field the crate writes itself (`messages`, `system`, ...),
+    /// a field given twice, or a value that is no object makes the body an error.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_replay::{openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history)
+    ///     .without_preamble()
+    ///     .fields(&json!({"model": "gpt-4.1"}))
+    ///     .fields(&json!({"temperature": 0}));
+    /// assert_eq!(
+    ///     serde_json::to_string(&openai::body(&turn).unwrap()).unwrap(),
+    ///     r#"{"model":"gpt-4.1","temperature":0,"messages":[{"role":"user","content":"Hi"}]}"#,
+    /// );
+    /// let clash = Turn::new(&history).fields(&json!({"messages": []}));
+    /// assert_eq!(
+    ///     openai::body(&clash).unwrap_err().to_string(),
+    ///     "the caller's field `messages` is one the crate writes in a request to OpenAI",
+    /// );
+    /// ```
+    #[must_use]
+    pub fn fields(mut self, fields: &impl Serialize) -> Self {
+        if self.problem.is_none() {
+            if let Err(problem) = read_fields(fields, Arc::make_mut(&mut self.fields)) {
+                self.problem = Some(problem);
+            }
+        }
+        self
+    }
+
+    /// Appends one of the caller's own provider-native messages after the live turn,
+    /// serialized verbatim: the messages of a tool round in flight, with real call ids. When
+    /// it has a `role`, the body's sequencing rules count it.
+    ///
+    /// The body is an error when the message is not a JSON object, or when its `role` is not
+    /// a string the provider knows (`system`, `developer`, `user`, `assistant`, `tool` or
+    /// `function` for OpenAI Chat; `system`, `developer`, `user` or `assistant` for
+    /// Responses, whose other items have no role; `user` or `assistant` for Anthropic and
+    /// Bedrock; `user` or `model` for Gemini): the crate writes no `null` and no message a
+    /// provider cannot read.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_replay::{openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("List the files.")];
+    /// let turn = Turn::new(&history)
+    ///     .without_preamble()
+    ///     .append(&json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+    ///         "function": {"name": "ls", "arguments": "{}"}}]}))
+    ///     .append(&json!({"role": "tool", "tool_call_id": "call_1", "content": "a.rs"}));
+    /// let body = serde_json::to_string(&openai::body(&turn).unwrap()).unwrap();
+    /// assert!(body.ends_with(r#"{"content":"a.rs","role":"tool","tool_call_id":"call_1"}]}"#));
+    ///
+    /// let null = Turn::new(&history).append(&serde_json::Value::Null);
+    /// assert_eq!(openai::body(&null).unwrap_err().to_string(), "appended message 0 must be a JSON object, not null");
+    /// let robot = Turn::new(&history).append(&json!({"role": "robot"}));
+    /// assert_eq!(
+    ///     transcript_replay::anthropic::body(&robot).unwrap_err().to_string(),
+    ///     r#"appended message 0 has the role "robot", which is none of Anthropic's: expected "user" or "assistant""#,
+    /// );
+    /// ```
+    #[must_use]
+    pub fn append(mut self, message: &impl Serialize) -> Self {
+        if self.problem.is_none() {
+            match serde_json::value::to_raw_value(message) {
+                Ok(raw) => Arc::make_mut(&mut self.appended).push(raw),
+                Err(error) => {
+                    self.problem = Some(BodyError::new(Kind::NotJson(error.to_string())));
+                }
+            }
+        }
+        self
+    }
+
+    /// Asks for a prefill: the body may end on an assistant turn, which the model continues
+    /// (Anthropic only; its trailing white space is left out, as Anthropic requires). Other
+    /// providers refuse it with an error.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, openai, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Name a colour."), StoredMessage::assistant("The colour is ")];
+    /// let turn = Turn::new(&history).without_preamble().prefill();
+    /// assert!(serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap().contains(r#""text":"The colour is"}"#));
+    /// assert!(openai::body(&turn).is_err());
+    /// ```
+    #[must_use]
+    pub fn prefill(mut self) -> Self {
+        self.prefill = true;
+        self
+    }
+
+    /// Asks for prompt-cache breakpoints, kept for the given time, where the provider takes
+    /// them (Anthropic's `cache_control`): on the system text S, at the end of the history,
+    /// and 21 blocks before that end, so that a turn which added up to 40 blocks still finds
+    /// what the previous turn wrote within the 20 blocks each breakpoint looks back over. At
+    /// most 3 of the 4 breakpoints a request may carry, leaving one for the caller's tool
+    /// definitions. OpenAI and Gemini cache a request's prefix by themselves: for them this
+    /// changes nothing.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Cache, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+    /// let live = [StoredMessage::user("Bye")];
+    /// let turn = Turn::new(&history).instructions("Be brief.").without_preamble().live(&live).cache(Cache::OneHour);
+    /// assert_eq!(
+    ///     serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap(),
+    ///     concat!(
+    ///         r#"{"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral","ttl":"1h"}}],"#,
+    ///         r#""messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]},"#,
+    ///         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!","cache_control":{"type":"ephemeral","ttl":"1h"}}]},"#,
+    ///         r#"{"role":"user","content":[{"type":"text","text":"Bye"}]}]}"#,
+    ///     ),
+    /// );
+    /// ```
+    #[must_use]
+    pub fn cache(mut self, cache: Cache) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// The image limits to apply, instead of the provider's documented defaults (its
+    /// `LIMITS`): for example 600 images a request on Anthropic models with a smaller context.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, ImageLimits, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).limits(ImageLimits { images_per_request: 600, ..anthropic::LIMITS });
+    /// assert!(anthropic::body(&turn).is_ok());
+    /// ```
+    #[must_use]
+    pub fn limits(mut self, limits: ImageLimits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+}

@@ -1,0 +1,200 @@
+//! Gemini generateContent: the `systemInstruction` and `contents` of a request, in camelCase.
+//!
+//! `assistant` becomes `model`. Leading system messages become `systemInstruction`, joined by
+//! a blank line; a system message after the first other message stays in place as a `user`
+//! turn whose text begins `[System]: `. Adjacent turns of one role are merged into one (their
+//! parts in order, adjacent texts joined by a blank line). Parts are `{"text"}` and
+//! `{"inlineData":{"mimeType","data"}}`, never an empty or white-space-only text, never an
+//! empty `parts`. Images go in user and model turns, in the media types and size Gemini takes;
+//! any other image becomes a marker that names Gemini.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`].
+//!
+//! # Sequencing, as found
+//!
+//! - Adjacent contents of one role are rejected: "Please ensure that multiturn requests
+//!   alternate between user and model"
+//!   (<https://github.com/NousResearch/hermes-agent/issues/55125>,
+//!   <https://github.com/earendil-works/pi/issues/2295>). Every turn the crate renders is
+//!   merged with an adjacent one of its role, across history and live turn; a caller's
+//!   appended message next to a turn of its own role is an error, since it is sent as it is.
+//! - A request that ends on a `model` turn is rejected ("…ends with a user role or a function
+//!   response"; reports in the field notes of this crate's design, e.g.
+//!   <https://github.com/NousResearch/hermes-agent/issues/55623>): [`body`] refuses it.
+//! - `contents` must not be empty ("contents is not specified"): [`body`] refuses a request
+//!   with no conversation turn.
+//! - A first `model` turn: no documented rule; some integrations drop it
+//!   (<https://github.com/AstrBotDevs/AstrBot/pull/1374>). The crate sends the history as it is.
+//!
+//! ```
+//! use transcript_replay::{gemini, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+//!   {"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}]},
+//!   {"role": "assistant", "blocks": [{"type": "text", "text": "A logo."}]}
+//! ]"#)?;
+//! let request = gemini::render(&replay_messages(&record, Vision::Sees));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"systemInstruction":{"parts":[{"text":"Be brief."}]},"contents":["#,
+//!         r#"{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]},"#,
+//!         r#"{"role":"model","parts":[{"text":"A logo."}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+mod reply;
+mod request;
+
+pub use self::reply::read_reply;
+pub use self::request::{Body, Content, Request, Role};
+
+use crate::body::{self, BodyError, Turn};
+use crate::provider::Provider;
+use crate::render;
+use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::wire::WireMessage;
+
+use self::request::contents_of;
+
+/// The image media types Gemini takes.
+///
+/// Source: Gemini's image-understanding guide, "Supported image formats": PNG, JPEG, WEBP,
+/// HEIC and HEIF, <https://ai.google.dev/gemini-api/docs/image-understanding>.
+pub const MEDIA_TYPES: [&str; 5] = [
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/heic",
+    "image/heif",
+];
+
+/// How much inline data one request may carry: 100 MB, counted as base64 text; so also the
+/// longest base64 text of one image.
+///
+/// Source: Google's announcement of 2026-01-12, "Increased file size limits and expanded
+/// inputs support in Gemini API": "we are increasing the maximum payload size for inline data
+/// from 20MB to 100MB (base64 encoded, with varying limits based on data types)",
+/// <https://blog.google/innovation-and-ai/technology/developers-tools/gemini-api-new-file-limits>.
+/// Before that date the limit was 20 MB; pass a smaller one in [`ImageLimits`] to
+/// [`render_with`] for a deployment that still has it.
+pub const MAX_INLINE_DATA_BASE64_LEN: usize = 100_000_000;
+
+/// How many images one request may carry: 3,600.
+///
+/// Source: Gemini's image-understanding guide, "a maximum of 3,600 image files per request".
+pub const MAX_IMAGES_PER_REQUEST: usize = 3_600;
+
+/// Gemini's image limits, which `render` applies. Gemini states no pixel limit: it scales
+/// large images itself.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_INLINE_DATA_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_INLINE_DATA_BASE64_LEN,
+    max_side_pixels: None,
+    max_side_pixels_beyond: None,
+    withholding_step: None,
+};
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::Gemini,
+    media_types: &MEDIA_TYPES,
+    refuses_animated_gifs: false,
+    images_in: |role| match role {
+        TurnRole::User | TurnRole::Assistant => true,
+        TurnRole::System => false,
+    },
+    hoists_system: true,
+    drops_blank_text: true,
+    merges_same_role: true,
+    takes_prefill: false,
+    rejects_ending_on_assistant: true,
+    rejects_no_turn: true,
+    instructions_as_message: false,
+    starts_on_user: false,
+    model_role: "model",
+    body_keys: &["systemInstruction", "system_instruction", "contents"],
+    appended_roles: &[("user", TurnRole::User), ("model", TurnRole::Assistant)],
+};
+
+/// Renders wire messages as the `systemInstruction` and `contents` of a generateContent
+/// request.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}
+/// ]}]"#)?;
+/// let request = gemini::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"contents":[{"role":"user","parts":[{"text":"[Image (image/gif) not shown: Gemini does not accept image/gif]"}]}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits: for example the
+/// 20 MB of inline data that applied before 2026-01-12.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let limits = ImageLimits { base64_len_per_request: 20_000_000, base64_len_per_image: 20_000_000, ..gemini::LIMITS };
+/// let request = gemini::render_with(&replay_messages(&record, Vision::Sees), &limits);
+/// assert_eq!(request.contents.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    let mut rendered = render::render(messages, &RULES, limits);
+    Request {
+        system_instruction: rendered.system.take(),
+        contents: contents_of(rendered),
+    }
+}
+
+/// Builds the whole body of a generateContent request from a [`Turn`]:
+/// `{...fields, "systemInstruction": {"parts": [S, H]}, "contents": [history, live turn,
+/// appended]}`. The model goes in the URL, not the body.
+///
+/// `systemInstruction` holds up to two text parts: S, the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
+/// messages; a part is left out when it is empty, and the field when both are. Adjacent turns
+/// of one role are merged across the whole request: history, live turn, and later system
+/// messages rendered as user turns.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on a model turn, when it would have no content,
+/// when a caller's appended message would stand next to a turn of its own role, or when the
+/// caller's fields or appended messages are not what a body takes.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, StoredMessage, Turn};
+///
+/// // The history ends on a user turn whose answer never came; the live turn merges with it.
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record).instructions("Be brief.").without_preamble().live(&live);
+/// assert_eq!(
+///     serde_json::to_string(&gemini::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"systemInstruction":{"parts":[{"text":"Be brief."}]},"#,
+///         r#""contents":[{"role":"user","parts":[{"text":"Is a.rs empty?\n\nAnd b.rs?"}]}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+}

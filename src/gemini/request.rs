@@ -1,0 +1,254 @@
+//! The serializers of a generateContent request: its fragment, its whole body, and what each
+//! costs.
+
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+use crate::body::{self, Assembled, Turns};
+use crate::cost::{self, Priced, Unit};
+use crate::render::Rendered;
+use crate::rules::TurnRole;
+use crate::wire::{Part, Text};
+
+pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, parts)| Content {
+            role: match role {
+                TurnRole::System | TurnRole::User => Role::User,
+                TurnRole::Assistant => Role::Model,
+            },
+            parts,
+        })
+        .collect()
+}
+
+/// The whole body of a generateContent request, built by [`body`]; serialize it as the
+/// request.
+///
+/// ```
+/// use transcript_replay::{gemini, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = gemini::body(&Turn::new(&history))?;
+/// let json = serde_json::to_value(&body).unwrap();
+/// assert!(json["systemInstruction"]["parts"][0]["text"].is_string());
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    /// S and H, each when there is one.
+    system: Vec<Text<'a>>,
+    contents: Vec<Content<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl<'a> Body<'a> {
+    /// The body of an assembled turn.
+    pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
+        let hoisted = assembled.rendered.system.take();
+        Body {
+            fields: assembled.fields,
+            system: assembled.instructions.into_iter().chain(hoisted).collect(),
+            contents: contents_of(assembled.rendered),
+            appended: assembled.appended,
+        }
+    }
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        if !self.system.is_empty() {
+            map.serialize_entry("systemInstruction", &SystemInstruction(&self.system))?;
+        }
+        map.serialize_entry(
+            "contents",
+            &Turns {
+                first: None,
+                rendered: &self.contents,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
+    }
+}
+
+/// The rendered fragment of a generateContent request:
+/// `{"systemInstruction": ..., "contents": [...]}`, with `systemInstruction` left out when
+/// there is none.
+///
+/// Add the turn being asked about after the contents; the model goes in the URL.
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let request = gemini::render(&replay_messages(&record, Vision::Sees));
+/// assert!(request.system_instruction.is_none());
+/// assert_eq!(request.contents.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// The leading system messages, joined by a blank line.
+    pub system_instruction: Option<Text<'a>>,
+    /// One turn per wire message after the leading system messages, in order.
+    pub contents: Vec<Content<'a>>,
+}
+
+impl Serialize for Request<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut request = serializer.serialize_struct("Request", 2)?;
+        match &self.system_instruction {
+            Some(text) => request.serialize_field(
+                "systemInstruction",
+                &SystemInstruction(std::slice::from_ref(text)),
+            )?,
+            None => request.skip_field("systemInstruction")?,
+        }
+        request.serialize_field("contents", &self.contents)?;
+        request.end()
+    }
+}
+
+/// `{"parts": [{"text": ...}, ...]}`: a Content of text parts, without a role.
+struct SystemInstruction<'p, 'a>(&'p [Text<'a>]);
+
+impl Serialize for SystemInstruction<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut content = serializer.serialize_struct("Content", 1)?;
+        content.serialize_field("parts", &TextParts(self.0))?;
+        content.end()
+    }
+}
+
+struct TextParts<'p, 'a>(&'p [Text<'a>]);
+
+impl Serialize for TextParts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(TextPart))
+    }
+}
+
+/// The role of a Gemini turn.
+///
+/// ```
+/// assert_eq!(serde_json::to_string(&transcript_replay::gemini::Role::Model).unwrap(), r#""model""#);
+/// ```
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A person's turn, or a system message kept in place.
+    User,
+    /// The model's turn.
+    Model,
+}
+
+/// One Gemini turn (`Content`).
+///
+/// ```
+/// use transcript_replay::{gemini, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "assistant", "blocks": [{"type": "text", "text": "Done."}]}]"#)?;
+/// let request = gemini::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(serde_json::to_string(&request.contents[0]).unwrap(), r#"{"role":"model","parts":[{"text":"Done."}]}"#);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Content<'a> {
+    /// The role.
+    pub role: Role,
+    /// The parts; never empty.
+    pub parts: Vec<Part<'a>>,
+}
+
+impl Serialize for Content<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut content = serializer.serialize_struct("Content", 2)?;
+        content.serialize_field("role", &self.role)?;
+        content.serialize_field("parts", &Parts(&self.parts))?;
+        content.end()
+    }
+}
+
+struct Parts<'p, 'a>(&'p [Part<'a>]);
+
+impl Serialize for Parts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(GeminiPart))
+    }
+}
+
+struct GeminiPart<'p, 'a>(&'p Part<'a>);
+
+impl Serialize for GeminiPart<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Part::Text(text) => TextPart(text).serialize(serializer),
+            Part::Image(image) => {
+                let mut part = serializer.serialize_struct("Part", 1)?;
+                part.serialize_field(
+                    "inlineData",
+                    &Blob {
+                        mime_type: image.media_type(),
+                        data: image.data(),
+                    },
+                )?;
+                part.end()
+            }
+        }
+    }
+}
+
+struct TextPart<'p, 'a>(&'p Text<'a>);
+
+impl Serialize for TextPart<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut part = serializer.serialize_struct("Part", 1)?;
+        part.serialize_field("text", self.0)?;
+        part.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Blob<'a> {
+    mime_type: &'a str,
+    data: &'a str,
+}
+
+impl cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: the system instruction first, when there is one, then each
+/// content.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            self.system_instruction
+                .as_ref()
+                .map(std::slice::from_ref)
+                .map(Unit::texts),
+            self.contents.iter().map(|content| content.parts.as_slice()),
+            &[],
+        )
+    }
+}
+
+impl cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system instruction first, when there is one, then each content,
+/// then the caller's appended contents.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            (!self.system.is_empty()).then(|| Unit::texts(&self.system)),
+            self.contents.iter().map(|content| content.parts.as_slice()),
+            &self.appended,
+        )
+    }
+}

@@ -1,0 +1,222 @@
+//! The markers the crate writes where an image is not shown: why, said plainly, so that a
+//! model told it did not look can say so; and the one way a stored media type is shown in
+//! them.
+
+use std::fmt::{self, Write as _};
+
+use crate::provider::Provider;
+use crate::signature::ImageFormat;
+
+/// Why an image is not shown. Each reason is said plainly in the image's marker, so a model
+/// told it did not look can say so.
+///
+/// The first three come from replay; the others from a renderer, and name its provider.
+///
+/// ```
+/// use transcript_replay::{Piece, Provider, Reason};
+///
+/// let reason = Reason::MediaType { provider: Provider::Gemini, actual: None };
+/// let marker = Piece::ImageNotShown { media_type: "image/gif", reason };
+/// assert_eq!(marker.to_string(), "[Image (image/gif) not shown: Gemini does not accept image/gif]");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// `this model cannot view images`: replayed with [`Vision::Blind`](crate::replay::Vision::Blind).
+    Blind,
+    /// `its media type is not an image type`: the media type is not `image/<subtype>`.
+    NotAnImageType,
+    /// `its stored data is not valid base64`: empty, or not canonical standard base64.
+    InvalidBase64,
+    /// `{provider} does not accept {media type}`: the media type the bytes have, or the
+    /// stored one when the bytes say nothing.
+    MediaType {
+        /// The provider.
+        provider: Provider,
+        /// The format the bytes actually have, when it differs from the stored media type.
+        actual: Option<ImageFormat>,
+    },
+    /// `{provider} accepts images only in user messages`.
+    Role(Provider),
+    /// `{provider} does not accept images in system instructions`: for a provider that takes
+    /// images in both conversation roles (Gemini), an image of a hoisted system message.
+    SystemInstructions(Provider),
+    /// `its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image`: the bytes have no
+    /// image signature a renderer can read, or their header is cut short. (AVIF is read, and
+    /// refused by name: no provider here takes it.)
+    UnrecognizedData,
+    /// `{provider} does not accept animated GIFs`.
+    AnimatedGif(Provider),
+    /// `it is larger than {provider}'s limit of {limit} per image`.
+    TooLarge {
+        /// The provider.
+        provider: Provider,
+        /// The limit on the base64 text of one image.
+        limit: usize,
+    },
+    /// `it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit}`.
+    TooManyPixels {
+        /// The provider.
+        provider: Provider,
+        /// The image's width.
+        width: u32,
+        /// The image's height.
+        height: u32,
+        /// The most pixels on either side.
+        limit: u32,
+    },
+    /// `{provider} takes at most {limit} images a request, and the newest are kept`: newer
+    /// images fill the request (withheld in steps; see
+    /// [`ImageLimits::withholding_step`](crate::rules::ImageLimits::withholding_step)).
+    TooManyImages {
+        /// The provider.
+        provider: Provider,
+        /// How many images one request may carry.
+        limit: usize,
+    },
+    /// `{provider} takes at most {limit} of image data a request, and the newest images are
+    /// kept`.
+    RequestTooLarge {
+        /// The provider.
+        provider: Provider,
+        /// How much base64 text the images of one request may add up to.
+        limit: usize,
+    },
+    /// `{provider} takes at most {images} images a request when any is over
+    /// {pixels}x{pixels} pixels, and the newest are kept`: a newer image is larger than the
+    /// provider allows once a request carries more than `images` images.
+    ManyImages {
+        /// The provider.
+        provider: Provider,
+        /// How many images a request may carry before the pixel limit applies.
+        images: usize,
+        /// The most pixels on either side beyond that many images.
+        pixels: u32,
+    },
+    /// `it is shown in the next user message`: an image of an assistant turn (a tool's
+    /// screenshot), for a provider that takes images only in user messages, carried natively
+    /// to the start of the next user message of the request.
+    ShownInNextUserMessage,
+}
+
+impl Reason {
+    pub(crate) fn describe(self, media_type: &str) -> impl fmt::Display + '_ {
+        Described {
+            reason: self,
+            media_type,
+        }
+    }
+}
+
+struct Described<'a> {
+    reason: Reason,
+    media_type: &'a str,
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.reason {
+            Reason::Blind => f.write_str("this model cannot view images"),
+            Reason::NotAnImageType => f.write_str("its media type is not an image type"),
+            Reason::InvalidBase64 => f.write_str("its stored data is not valid base64"),
+            Reason::MediaType { provider, actual } => match actual {
+                Some(actual) => write!(f, "{provider} does not accept {}", actual.media_type()),
+                None => write!(
+                    f,
+                    "{provider} does not accept {}",
+                    ShownMediaType(self.media_type)
+                ),
+            },
+            Reason::Role(provider) => {
+                write!(f, "{provider} accepts images only in user messages")
+            }
+            Reason::SystemInstructions(provider) => {
+                write!(
+                    f,
+                    "{provider} does not accept images in system instructions"
+                )
+            }
+            Reason::UnrecognizedData => {
+                f.write_str("its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image")
+            }
+            Reason::AnimatedGif(provider) => write!(f, "{provider} does not accept animated GIFs"),
+            Reason::TooLarge { provider, limit } => write!(
+                f,
+                "it is larger than {provider}'s limit of {} per image",
+                Megabytes(limit)
+            ),
+            Reason::TooManyPixels {
+                provider,
+                width,
+                height,
+                limit,
+            } => write!(
+                f,
+                "it is {width}x{height} pixels, over {provider}'s limit of {limit}x{limit}"
+            ),
+            Reason::TooManyImages { provider, limit } => write!(
+                f,
+                "{provider} takes at most {limit} images a request, and the newest are kept"
+            ),
+            Reason::RequestTooLarge { provider, limit } => write!(
+                f,
+                "{provider} takes at most {} of image data a request, and the newest images \
+                 are kept",
+                Megabytes(limit)
+            ),
+            Reason::ManyImages {
+                provider,
+                images,
+                pixels,
+            } => write!(
+                f,
+                "{provider} takes at most {images} images a request when any is over \
+                 {pixels}x{pixels} pixels, and the newest are kept"
+            ),
+            Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
+        }
+    }
+}
+
+/// A byte count as providers state their limits: whole megabytes (of 2^20 or 10^6 bytes,
+/// whichever divides it), else bytes.
+struct Megabytes(usize);
+
+impl fmt::Display for Megabytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            bytes if bytes > 0 && bytes % (1 << 20) == 0 => write!(f, "{} MB", bytes >> 20),
+            bytes if bytes > 0 && bytes % 1_000_000 == 0 => write!(f, "{} MB", bytes / 1_000_000),
+            bytes => write!(f, "{bytes} bytes"),
+        }
+    }
+}
+
+/// At most this many characters of a stored media type are shown in a marker.
+const SHOWN_CHARS: usize = 64;
+
+/// A stored media type as a marker shows it.
+///
+/// A marker is a line of the crate's own making, so stored data must never be able to close
+/// it early or forge another: characters that could (`[`, `]`, `(`, `)`, `\`, control and
+/// non-ASCII characters, and line breaks) are shown as `\u{…}` escapes, and a media type
+/// longer than 64 characters is cut short with `...`.
+pub(crate) struct ShownMediaType<'a>(pub(crate) &'a str);
+
+impl fmt::Display for ShownMediaType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, c) in self.0.chars().enumerate() {
+            if index == SHOWN_CHARS {
+                return f.write_str("...");
+            }
+            let plain =
+                (c.is_ascii_graphic() || c == ' ') && !matches!(c, '[' | ']' | '(' | ')' | '\\');
+            if plain {
+                f.write_char(c)?;
+            } else {
+                write!(f, "\\u{{{:x}}}", u32::from(c))?;
+            }
+        }
+        Ok(())
+    }
+}

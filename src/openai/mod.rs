@@ -1,0 +1,192 @@
+//! OpenAI Chat Completions: the `messages` of a request.
+//!
+//! Roles stay as they are (`system`, `user`, `assistant`). A message whose content is one
+//! text part carries it as a plain string, which every OpenAI-compatible server accepts;
+//! otherwise content is an array of `text` and `image_url` parts, an image as a `data:` URL
+//! written as it is serialized. Images go only in user messages, in the media types and size
+//! OpenAI takes; any other image becomes a marker that names OpenAI.
+//!
+//! ```
+//! use transcript_replay::{openai, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+//!   {"role": "user", "blocks": [
+//!     {"type": "text", "text": "What is this?"},
+//!     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}
+//!   ]}
+//! ]"#)?;
+//! let wire = replay_messages(&record, Vision::Sees);
+//! let request = openai::render(&wire);
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"messages":[{"role":"system","content":"Be brief."},"#,
+//!         r#"{"role":"user","content":[{"type":"text","text":"What is this?"},"#,
+//!         r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+mod reply;
+mod request;
+
+pub use self::reply::read_reply;
+pub use self::request::{Body, Message, Request};
+
+use crate::body::{self, BodyError, Turn};
+use crate::provider::Provider;
+use crate::render;
+use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::wire::WireMessage;
+
+use self::request::messages_of;
+
+/// The image media types OpenAI takes.
+///
+/// Source: OpenAI's vision guide, "Image input requirements": PNG, JPEG, WEBP and
+/// non-animated GIF, <https://platform.openai.com/docs/guides/images-vision>.
+pub const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/// The longest base64 text this renderer sends for one image: 20 MB.
+///
+/// Source: OpenAI's vision guide, "up to 20 MB per image". The limit is applied to the base64
+/// text rather than the decoded bytes, so that it holds however the server counts.
+pub const MAX_IMAGE_BASE64_LEN: usize = 20_000_000;
+
+/// How many images one request may carry: 500.
+///
+/// Source: OpenAI's vision guide, "up to 500 individual image inputs per request".
+pub const MAX_IMAGES_PER_REQUEST: usize = 500;
+
+/// How much image data one request may carry: 50 MB, counted as base64 text.
+///
+/// Source: OpenAI's vision guide, "up to 50 MB total payload size per request".
+pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 50_000_000;
+
+/// OpenAI's image limits, which `render` applies. OpenAI states no pixel limit: it scales
+/// large images down itself.
+pub const LIMITS: ImageLimits = ImageLimits {
+    base64_len_per_image: MAX_IMAGE_BASE64_LEN,
+    images_per_request: MAX_IMAGES_PER_REQUEST,
+    base64_len_per_request: MAX_IMAGE_BASE64_LEN_PER_REQUEST,
+    max_side_pixels: None,
+    max_side_pixels_beyond: None,
+    withholding_step: None,
+};
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::OpenAi,
+    media_types: &MEDIA_TYPES,
+    // "non-animated GIF" only, says the vision guide.
+    refuses_animated_gifs: true,
+    images_in: |role| match role {
+        TurnRole::User => true,
+        TurnRole::System | TurnRole::Assistant => false,
+    },
+    hoists_system: false,
+    drops_blank_text: false,
+    // OpenAI takes adjacent messages of one role.
+    merges_same_role: false,
+    takes_prefill: false,
+    rejects_ending_on_assistant: false,
+    rejects_no_turn: false,
+    instructions_as_message: true,
+    starts_on_user: false,
+    model_role: "assistant",
+    body_keys: &["messages"],
+    appended_roles: &[
+        ("system", TurnRole::System),
+        ("developer", TurnRole::System),
+        ("user", TurnRole::User),
+        ("assistant", TurnRole::Assistant),
+        ("tool", TurnRole::User),
+        ("function", TurnRole::User),
+    ],
+};
+
+/// Renders wire messages as the `messages` of a Chat Completions request: one OpenAI message
+/// per wire message.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "assistant", "blocks": [
+///     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}
+/// ]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"messages":[{"role":"assistant","content":"[Image (image/png) not shown: OpenAI accepts images only in user messages]"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, ImageLimits, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [
+///     {"type": "image", "media_type": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="}
+/// ]}]"#)?;
+/// let wire = replay_messages(&record, Vision::Sees);
+/// let tiny = ImageLimits { base64_len_per_request: 10, ..openai::LIMITS };
+/// assert_eq!(
+///     serde_json::to_string(&openai::render_with(&wire, &tiny)).unwrap(),
+///     r#"{"messages":[{"role":"user","content":"[Image (image/gif) not shown: OpenAI takes at most 10 bytes of image data a request, and the newest images are kept]"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    Request {
+        messages: messages_of(render::render(messages, &RULES, limits)),
+    }
+}
+
+/// Builds the whole body of a Chat Completions request from a [`Turn`]:
+/// `{...fields, "messages": [S, history, live turn, appended]}`.
+///
+/// The system text S (the caller's instructions and [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE))
+/// is a first `system` message; the history's own system messages stay in place. Images of an
+/// assistant turn (a tool's screenshots) are carried to the next user message, which is the
+/// only place OpenAI takes them. Adjacent messages of one role are left as they are: OpenAI
+/// takes them.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on an assistant turn (there is nothing for the
+/// model to answer; OpenAI has no prefill), when it would have no message at all, or when the
+/// caller's fields or appended messages are not what a body takes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{openai, parse_record, StoredMessage, Turn};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Is a.rs empty?"}]},
+///   {"role": "assistant", "blocks": [{"type": "text", "text": "Yes."}]}
+/// ]"#)?;
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&record)
+///     .instructions("Be brief.")
+///     .without_preamble()
+///     .live(&live)
+///     .fields(&json!({"model": "gpt-4.1"}));
+/// assert_eq!(
+///     serde_json::to_string(&openai::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"model":"gpt-4.1","messages":[{"role":"system","content":"Be brief."},"#,
+///         r#"{"role":"user","content":"Is a.rs empty?"},{"role":"assistant","content":"Yes."},"#,
+///         r#"{"role":"user","content":"And b.rs?"}]}"#,
+///     ),
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+}

@@ -1,0 +1,227 @@
+//! Reading a Chat Completions response body into the stored message of the assistant's turn.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::provider::Provider;
+use crate::record::{Block, StoredMessage, TokenUsage, ToolInput};
+use crate::reply::{self, At, ReplyError};
+
+/// Reads a Chat Completions response body (`CreateChatCompletionResponse`, or what a streamed
+/// reply accumulates to) into the stored message of the assistant's turn.
+///
+/// The first choice's message becomes one [`StoredMessage`] of the `assistant` role, its blocks
+/// in this order: `reasoning_content` (which compatible servers return) as `reasoning`;
+/// `content` as `text`; a `refusal` as `text` (its words are what the model said); each of
+/// `tool_calls` as `tool_use`, with the call's id, name and its `arguments` string stored as it
+/// is. `usage` becomes [`TokenUsage`]: `prompt_tokens` (which include cached tokens),
+/// `completion_tokens`, and `prompt_tokens_details.cached_tokens` as cache reads.
+///
+/// What does not cross: other choices (`n` > 1), `logprobs`, and `annotations` (citations'
+/// metadata) are not content and are left out. Audio output and the deprecated
+/// `function_call` have no block in the record: they are an error, never dropped silently.
+///
+/// # Errors
+///
+/// A [`ReplyError`] that says where (the path in the body, line and column) and what.
+///
+/// ```
+/// use transcript_replay::{openai, Block};
+///
+/// let reply = r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+///     "role": "assistant", "content": "Reading it.",
+///     "tool_calls": [{"id": "call_1", "type": "function",
+///                     "function": {"name": "read", "arguments": "{\"path\":\"a.rs\"}"}}]}}],
+///   "usage": {"prompt_tokens": 20, "completion_tokens": 9, "total_tokens": 29}}"#;
+/// let message = openai::read_reply(reply)?;
+/// assert_eq!(message.blocks, [
+///     Block::text("Reading it."),
+///     Block::tool_use("call_1", "read", r#"{"path":"a.rs"}"#),
+/// ]);
+/// assert_eq!(message.usage.map(|usage| usage.input_tokens), Some(20));
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
+pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+    #[derive(Deserialize)]
+    struct Response<'a> {
+        #[serde(borrow)]
+        choices: &'a RawValue,
+        #[serde(borrow, default)]
+        usage: Option<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Choice<'a> {
+        #[serde(borrow)]
+        message: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    struct Message<'a> {
+        #[serde(default)]
+        content: Option<&'a RawValue>,
+        #[serde(default)]
+        refusal: Option<String>,
+        #[serde(default)]
+        reasoning_content: Option<String>,
+        #[serde(borrow, default)]
+        tool_calls: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        audio: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        function_call: Option<&'a RawValue>,
+    }
+
+    let at = At::body(Provider::OpenAi, body)?;
+    let response: Response<'_> = at.read()?;
+    let choices_at = at.child(response.choices, "choices");
+    let choices: Vec<&RawValue> = choices_at.read()?;
+    let Some(&first) = choices.first() else {
+        return Err(choices_at.error("the reply has no choice"));
+    };
+    let choice_at = choices_at.child(first, "[0]");
+    let choice: Choice<'_> = choice_at.read()?;
+    let message_at = choice_at.child(choice.message, "message");
+    let message: Message<'_> = message_at.read()?;
+    for (field, value) in [
+        ("audio", message.audio),
+        ("function_call", message.function_call),
+    ] {
+        if let Some(value) = value.filter(|value| value.get() != "null") {
+            return Err(message_at
+                .child(value, field)
+                .error(format_args!("`{field}` has no block in the record")));
+        }
+    }
+    let mut blocks = Vec::new();
+    if let Some(reasoning) = message.reasoning_content.filter(|text| !text.is_empty()) {
+        blocks.push(Block::reasoning(reasoning));
+    }
+    if let Some(content) = message.content {
+        read_content(&message_at.child(content, "content"), &mut blocks)?;
+    }
+    if let Some(refusal) = message.refusal {
+        blocks.push(Block::text(refusal));
+    }
+    if let Some(calls) = message.tool_calls {
+        let calls_at = message_at.child(calls, "tool_calls");
+        let calls: Option<Vec<&RawValue>> = calls_at.read()?;
+        for (index, &call) in calls.iter().flatten().enumerate() {
+            blocks.push(read_tool_call(
+                &calls_at.child(call, format_args!("[{index}]")),
+            )?);
+        }
+    }
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => Some(read_usage(&usage_at)?),
+        None => None,
+    };
+    Ok(reply::assistant(blocks, usage))
+}
+
+/// `content`: a string, null, or (from some compatible servers) an array of text parts.
+fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<(), ReplyError> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Content<'a> {
+        Text(String),
+        Parts(#[serde(borrow)] Vec<&'a RawValue>),
+        Null(()),
+    }
+    #[derive(Deserialize)]
+    struct ContentPart {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        refusal: Option<String>,
+    }
+    match at.read::<Content<'_>>()? {
+        Content::Text(text) => {
+            if !text.is_empty() {
+                blocks.push(Block::text(text));
+            }
+        }
+        Content::Parts(parts) => {
+            for (index, &raw) in parts.iter().enumerate() {
+                let part_at = at.child(raw, format_args!("[{index}]"));
+                let part: ContentPart = part_at.read()?;
+                match (part.kind.as_str(), part.text, part.refusal) {
+                    ("text", Some(text), _) => blocks.push(Block::text(text)),
+                    ("refusal", _, Some(refusal)) => blocks.push(Block::text(refusal)),
+                    (kind, _, _) => {
+                        return Err(part_at.error(format_args!(
+                            "content of type {kind:?} has no block in the record"
+                        )))
+                    }
+                }
+            }
+        }
+        Content::Null(()) => {}
+    }
+    Ok(())
+}
+
+/// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
+/// stored as the exact text the reply carried.
+fn read_tool_call(at: &At<'_>) -> Result<Block, ReplyError> {
+    #[derive(Deserialize)]
+    struct Call {
+        id: String,
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        function: Option<Function>,
+        #[serde(default)]
+        custom: Option<Custom>,
+    }
+    #[derive(Deserialize)]
+    struct Function {
+        name: String,
+        arguments: String,
+    }
+    #[derive(Deserialize)]
+    struct Custom {
+        name: String,
+        input: String,
+    }
+    let call: Call = at.read()?;
+    match (call.kind.as_str(), call.function, call.custom) {
+        ("function", Some(function), _) => Ok(Block::tool_use(
+            call.id,
+            function.name,
+            ToolInput::from(function.arguments),
+        )),
+        ("custom", _, Some(custom)) => Ok(Block::tool_use(call.id, custom.name, custom.input)),
+        (kind, _, _) => Err(at.error(format_args!(
+            "a tool call of type {kind:?} has no block in the record"
+        ))),
+    }
+}
+
+/// `usage`, as the record counts it.
+fn read_usage(at: &At<'_>) -> Result<TokenUsage, ReplyError> {
+    #[derive(Deserialize)]
+    struct Usage {
+        #[serde(default)]
+        prompt_tokens: u64,
+        #[serde(default)]
+        completion_tokens: u64,
+        #[serde(default)]
+        prompt_tokens_details: Option<Details>,
+    }
+    #[derive(Deserialize)]
+    struct Details {
+        #[serde(default)]
+        cached_tokens: Option<u64>,
+    }
+    let usage: Usage = at.read()?;
+    Ok(TokenUsage {
+        input_tokens: usage.prompt_tokens,
+        output_tokens: usage.completion_tokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: usage
+            .prompt_tokens_details
+            .and_then(|details| details.cached_tokens)
+            .unwrap_or(0),
+    })
+}

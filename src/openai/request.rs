@@ -1,0 +1,205 @@
+//! The serializers of a Chat Completions request: its fragment, its whole body, and what
+//! each costs.
+
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+use crate::body::{self, Assembled, Turns};
+use crate::cost::{self, Priced, Unit};
+use crate::render::Rendered;
+use crate::rules::TurnRole;
+use crate::wire::{DataUrl, Image, Part, WireRole};
+
+pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, content)| Message {
+            role: match role {
+                TurnRole::System => WireRole::System,
+                TurnRole::User => WireRole::User,
+                TurnRole::Assistant => WireRole::Assistant,
+            },
+            content,
+        })
+        .collect()
+}
+
+/// The whole body of a Chat Completions request, built by [`body`]; serialize it as the
+/// request.
+///
+/// ```
+/// use transcript_replay::{openai, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = openai::body(&Turn::new(&history))?;
+/// let json = serde_json::to_value(&body).unwrap();
+/// assert_eq!(json["messages"][0]["role"], "system");
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    system: Option<Message<'a>>,
+    messages: Vec<Message<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl<'a> Body<'a> {
+    /// The body of an assembled turn.
+    pub(super) fn new(assembled: Assembled<'a>) -> Self {
+        Body {
+            fields: assembled.fields,
+            system: assembled.instructions.map(|text| Message {
+                role: WireRole::System,
+                content: vec![Part::Text(text)],
+            }),
+            messages: messages_of(assembled.rendered),
+            appended: assembled.appended,
+        }
+    }
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        map.serialize_entry(
+            "messages",
+            &Turns {
+                first: self.system.as_ref(),
+                rendered: &self.messages,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
+    }
+}
+
+/// The rendered fragment of a Chat Completions request: `{"messages": [...]}`.
+///
+/// Add `model` (and whatever else the call needs) beside it, and the turn being asked about
+/// after the messages.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision};
+///
+/// let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.messages.len(), 1);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// One message per wire message, in order.
+    pub messages: Vec<Message<'a>>,
+}
+
+impl Serialize for Request<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut request = serializer.serialize_struct("Request", 1)?;
+        request.serialize_field("messages", &self.messages)?;
+        request.end()
+    }
+}
+
+/// One Chat Completions message.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Vision, WireRole};
+///
+/// let record = parse_record(r#"[{"role": "tool", "blocks": [{"type": "text", "text": "done"}]}]"#)?;
+/// let request = openai::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.messages[0].role, WireRole::Assistant);
+/// assert_eq!(serde_json::to_string(&request.messages[0]).unwrap(), r#"{"role":"assistant","content":"done"}"#);
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message<'a> {
+    /// The role, as OpenAI names it.
+    pub role: WireRole,
+    /// The content; never empty.
+    pub content: Vec<Part<'a>>,
+}
+
+impl Serialize for Message<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut message = serializer.serialize_struct("Message", 2)?;
+        message.serialize_field("role", &self.role)?;
+        match self.content.as_slice() {
+            [Part::Text(text)] => message.serialize_field("content", text)?,
+            parts => message.serialize_field("content", &Parts(parts))?,
+        }
+        message.end()
+    }
+}
+
+struct Parts<'p, 'a>(&'p [Part<'a>]);
+
+impl Serialize for Parts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ContentPart))
+    }
+}
+
+struct ContentPart<'p, 'a>(&'p Part<'a>);
+
+impl Serialize for ContentPart<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut part = serializer.serialize_struct("ContentPart", 2)?;
+        match self.0 {
+            Part::Text(text) => {
+                part.serialize_field("type", "text")?;
+                part.serialize_field("text", text)?;
+            }
+            Part::Image(image) => {
+                part.serialize_field("type", "image_url")?;
+                part.serialize_field("image_url", &ImageUrl(image))?;
+            }
+        }
+        part.end()
+    }
+}
+
+struct ImageUrl<'p, 'a>(&'p Image<'a>);
+
+impl Serialize for ImageUrl<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("url", &DataUrl(self.0))?;
+        map.end()
+    }
+}
+
+impl cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: one unit per message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            None,
+            self.messages
+                .iter()
+                .map(|message| message.content.as_slice()),
+            &[],
+        )
+    }
+}
+
+impl cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the system message first, when there is one, then each message,
+/// then the caller's appended messages.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            None,
+            self.system
+                .iter()
+                .chain(&self.messages)
+                .map(|message| message.content.as_slice()),
+            &self.appended,
+        )
+    }
+}

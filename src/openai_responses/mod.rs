@@ -1,0 +1,151 @@
+//! OpenAI Responses: the `input` items of a request, and the whole body with `instructions`.
+//!
+//! Each wire message becomes one input message (`EasyInputMessage`): `{"role", "content"}`,
+//! roles unchanged (`system`, `user`, `assistant`); a history's system messages stay in place.
+//! Content is a plain string when it is one text part, else an array of `input_text` and
+//! `input_image` parts (a `data:` URL, written as it is serialized, with `"detail": "auto"`).
+//! An assistant message is always text, so always a string: the `output_text` form would need
+//! an `id`, a `status` and `annotations` that a replayed history does not have. Images go only
+//! in user messages, in the media types and sizes OpenAI takes (its vision guide covers both
+//! APIs); an assistant turn's images (a tool's screenshots) are carried to the next user
+//! message; any other image becomes a marker that names OpenAI.
+//!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`], with the system text S as `instructions`.
+//!
+//! ```
+//! use transcript_replay::{openai_responses, parse_record, replay_messages, Vision};
+//!
+//! let record = parse_record(r#"[
+//!   {"role": "user", "blocks": [
+//!     {"type": "text", "text": "What is this?"},
+//!     {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}
+//!   ]},
+//!   {"role": "assistant", "blocks": [{"type": "text", "text": "A dot."}]}
+//! ]"#)?;
+//! let request = openai_responses::render(&replay_messages(&record, Vision::Sees));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     concat!(
+//!         r#"{"input":[{"role":"user","content":[{"type":"input_text","text":"What is this?"},"#,
+//!         r#"{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC","detail":"auto"}]},"#,
+//!         r#"{"role":"assistant","content":"A dot."}]}"#,
+//!     ),
+//! );
+//! # Ok::<(), transcript_replay::Error>(())
+//! ```
+
+mod reply;
+mod request;
+
+pub use self::reply::read_reply;
+pub use self::request::{Body, Message, Request};
+
+use crate::body::{self, BodyError, Turn};
+use crate::openai;
+use crate::provider::Provider;
+use crate::render;
+use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::wire::WireMessage;
+
+use self::request::messages_of;
+
+/// The image limits `render` and `body` apply: OpenAI's, which its vision guide states for
+/// Chat Completions and Responses alike ([`openai::LIMITS`]).
+pub const LIMITS: ImageLimits = openai::LIMITS;
+
+pub(crate) static RULES: Rules = Rules {
+    provider: Provider::OpenAiResponses,
+    media_types: &openai::MEDIA_TYPES,
+    refuses_animated_gifs: true,
+    images_in: |role| match role {
+        TurnRole::User => true,
+        TurnRole::System | TurnRole::Assistant => false,
+    },
+    hoists_system: false,
+    drops_blank_text: false,
+    merges_same_role: false,
+    takes_prefill: false,
+    rejects_ending_on_assistant: false,
+    rejects_no_turn: false,
+    instructions_as_message: false,
+    starts_on_user: false,
+    model_role: "assistant",
+    body_keys: &["instructions", "input"],
+    appended_roles: &[
+        ("system", TurnRole::System),
+        ("developer", TurnRole::System),
+        ("user", TurnRole::User),
+        ("assistant", TurnRole::Assistant),
+    ],
+};
+
+/// Renders wire messages as the `input` of a Responses request: one input message per wire
+/// message.
+///
+/// ```
+/// use transcript_replay::{openai_responses, StoredMessage, replay_messages, Vision};
+///
+/// let record = [StoredMessage::system("Summary: greeting."), StoredMessage::user("Hi")];
+/// let request = openai_responses::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"input":[{"role":"system","content":"Summary: greeting."},{"role":"user","content":"Hi"}]}"#,
+/// );
+/// ```
+pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
+    render_with(messages, &LIMITS)
+}
+
+/// Renders wire messages as [`render`] does, under the given image limits.
+///
+/// ```
+/// use transcript_replay::{openai_responses, replay_messages, ImageLimits, StoredMessage, Vision};
+///
+/// let record = [StoredMessage::user("Hi")];
+/// let limits = ImageLimits { images_per_request: 10, ..openai_responses::LIMITS };
+/// assert_eq!(openai_responses::render_with(&replay_messages(&record, Vision::Sees), &limits).input.len(), 1);
+/// ```
+pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
+    Request {
+        input: messages_of(render::render(messages, &RULES, limits)),
+    }
+}
+
+/// Builds the whole body of a Responses request from a [`Turn`]:
+/// `{...fields, "instructions": S, "input": [history, live turn, appended]}`.
+///
+/// `instructions` is the system text S (the caller's instructions and
+/// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE)), left out when there is none; the history's
+/// own system messages stay in place in `input`. Add `model` (and `store: false` if the
+/// conversation is kept only in the record) as fields.
+///
+/// # Errors
+///
+/// A [`BodyError`] when the body would end on an assistant turn (there is nothing for the
+/// model to answer; Responses has no prefill), when it would have no input at all, or when
+/// the caller's fields or appended items are not what a body takes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{openai_responses, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Is a.rs empty?"), StoredMessage::assistant("Yes.")];
+/// let live = [StoredMessage::user("And b.rs?")];
+/// let turn = Turn::new(&history)
+///     .instructions("Be brief.")
+///     .without_preamble()
+///     .live(&live)
+///     .fields(&json!({"model": "gpt-5", "store": false}));
+/// assert_eq!(
+///     serde_json::to_string(&openai_responses::body(&turn).unwrap()).unwrap(),
+///     concat!(
+///         r#"{"model":"gpt-5","store":false,"instructions":"Be brief.","input":["#,
+///         r#"{"role":"user","content":"Is a.rs empty?"},{"role":"assistant","content":"Yes."},"#,
+///         r#"{"role":"user","content":"And b.rs?"}]}"#,
+///     ),
+/// );
+/// ```
+pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+}

@@ -1,0 +1,187 @@
+//! The serializers of a Responses request: its fragment, its whole body, and what each costs.
+
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+use crate::body::{self, Assembled, Turns};
+use crate::cost::{self, Priced, Unit};
+use crate::render::Rendered;
+use crate::rules::TurnRole;
+use crate::wire::{DataUrl, Part, Text, WireRole};
+
+pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
+    rendered
+        .messages
+        .into_iter()
+        .map(|(role, content)| Message {
+            role: match role {
+                TurnRole::System => WireRole::System,
+                TurnRole::User => WireRole::User,
+                TurnRole::Assistant => WireRole::Assistant,
+            },
+            content,
+        })
+        .collect()
+}
+
+/// The rendered fragment of a Responses request: `{"input": [...]}`.
+///
+/// ```
+/// use transcript_replay::{openai_responses, replay_messages, StoredMessage, Vision};
+///
+/// let record = [StoredMessage::user("Hi")];
+/// let request = openai_responses::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(request.input[0].role, transcript_replay::WireRole::User);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// One input message per wire message, in order.
+    pub input: Vec<Message<'a>>,
+}
+
+impl Serialize for Request<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut request = serializer.serialize_struct("Request", 1)?;
+        request.serialize_field("input", &self.input)?;
+        request.end()
+    }
+}
+
+/// One input message (`EasyInputMessage`).
+///
+/// ```
+/// use transcript_replay::{openai_responses, replay_messages, StoredMessage, Vision};
+///
+/// let record = [StoredMessage::assistant("Done.")];
+/// let request = openai_responses::render(&replay_messages(&record, Vision::Sees));
+/// assert_eq!(serde_json::to_string(&request.input[0]).unwrap(), r#"{"role":"assistant","content":"Done."}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message<'a> {
+    /// The role.
+    pub role: WireRole,
+    /// The content; never empty.
+    pub content: Vec<Part<'a>>,
+}
+
+impl Serialize for Message<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut message = serializer.serialize_struct("EasyInputMessage", 2)?;
+        message.serialize_field("role", &self.role)?;
+        match self.content.as_slice() {
+            [Part::Text(text)] => message.serialize_field("content", text)?,
+            parts => message.serialize_field("content", &Parts(parts))?,
+        }
+        message.end()
+    }
+}
+
+struct Parts<'p, 'a>(&'p [Part<'a>]);
+
+impl Serialize for Parts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(InputPart))
+    }
+}
+
+struct InputPart<'p, 'a>(&'p Part<'a>);
+
+impl Serialize for InputPart<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Part::Text(text) => {
+                let mut part = serializer.serialize_struct("InputText", 2)?;
+                part.serialize_field("type", "input_text")?;
+                part.serialize_field("text", text)?;
+                part.end()
+            }
+            Part::Image(image) => {
+                let mut part = serializer.serialize_struct("InputImage", 3)?;
+                part.serialize_field("type", "input_image")?;
+                part.serialize_field("image_url", &DataUrl(image))?;
+                part.serialize_field("detail", "auto")?;
+                part.end()
+            }
+        }
+    }
+}
+
+/// The whole body of a Responses request, built by [`body`]; serialize it as the request.
+///
+/// ```
+/// use transcript_replay::{openai_responses, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let json = serde_json::to_value(openai_responses::body(&Turn::new(&history))?).unwrap();
+/// assert!(json["instructions"].as_str().unwrap().starts_with("Earlier turns"));
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Body<'a> {
+    fields: Arc<body::Fields>,
+    instructions: Option<Text<'a>>,
+    input: Vec<Message<'a>>,
+    appended: Arc<body::Appended>,
+}
+
+impl<'a> Body<'a> {
+    /// The body of an assembled turn.
+    pub(super) fn new(assembled: Assembled<'a>) -> Self {
+        Body {
+            fields: assembled.fields,
+            instructions: assembled.instructions,
+            input: messages_of(assembled.rendered),
+            appended: assembled.appended,
+        }
+    }
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        if let Some(text) = &self.instructions {
+            map.serialize_entry("instructions", text)?;
+        }
+        map.serialize_entry(
+            "input",
+            &Turns {
+                first: None,
+                rendered: &self.input,
+                appended: &self.appended,
+            },
+        )?;
+        map.end()
+    }
+}
+
+impl cost::sealed::Sealed for Request<'_> {}
+
+/// The cost of the fragment: one unit per input message.
+impl Priced for Request<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            None,
+            self.input.iter().map(|message| message.content.as_slice()),
+            &[],
+        )
+    }
+}
+
+impl cost::sealed::Sealed for Body<'_> {}
+
+/// The cost of the body: the instructions first, when there are any, then each input
+/// message, then the caller's appended items.
+impl Priced for Body<'_> {
+    fn units(&self) -> Vec<Unit<'_>> {
+        cost::units(
+            self.instructions
+                .as_ref()
+                .map(std::slice::from_ref)
+                .map(Unit::texts),
+            self.input.iter().map(|message| message.content.as_slice()),
+            &self.appended,
+        )
+    }
+}

@@ -1,0 +1,124 @@
+//! What a provider accepts, as data: each provider module states its [`Rules`] once, and the
+//! shared render pass and body assembly apply them. Nothing here knows any provider by name.
+
+use crate::marker::Reason;
+use crate::provider::Provider;
+
+/// What one provider accepts, stated once in its module and applied by the render pass
+/// (`render.rs`) and the body assembly (`body/`).
+pub(crate) struct Rules {
+    pub(crate) provider: Provider,
+    /// The media types the provider takes, lowercase.
+    pub(crate) media_types: &'static [&'static str],
+    /// Whether the provider refuses GIFs of more than one frame.
+    pub(crate) refuses_animated_gifs: bool,
+    /// Whether a message of this role may carry a native image. A provider that takes images
+    /// in user messages but not in assistant ones gets an assistant turn's images (a tool's
+    /// screenshots) carried to the next user message.
+    pub(crate) images_in: fn(TurnRole) -> bool,
+    /// Whether system messages go to the request's system field (the leading ones) and in
+    /// place as user turns labelled `[System]: ` (the later ones), rather than as messages of
+    /// a system role.
+    pub(crate) hoists_system: bool,
+    /// Whether text parts that are white space only are left out, for a provider that
+    /// rejects them.
+    pub(crate) drops_blank_text: bool,
+    /// Whether adjacent turns of the same role are merged into one, for a provider that
+    /// rejects them.
+    pub(crate) merges_same_role: bool,
+    /// Whether a whole request may end on an assistant turn that the model continues (a
+    /// prefill).
+    pub(crate) takes_prefill: bool,
+    /// Whether the provider answers a request that ends on the model's turn with an error
+    /// (rather than with a reply to nothing).
+    pub(crate) rejects_ending_on_assistant: bool,
+    /// Whether the provider itself answers a request with no conversation turn with an error
+    /// (rather than only the compatible servers that share its API).
+    pub(crate) rejects_no_turn: bool,
+    /// Whether the system text S is the first message of the list of turns (OpenAI Chat's
+    /// `system` message), rather than a field of its own.
+    pub(crate) instructions_as_message: bool,
+    /// Whether the first conversation turn must be a user turn.
+    pub(crate) starts_on_user: bool,
+    /// What the provider calls the model's role.
+    pub(crate) model_role: &'static str,
+    /// The top-level keys of a whole request that the crate writes, which a caller's own
+    /// fields must not repeat.
+    pub(crate) body_keys: &'static [&'static str],
+    /// The roles a caller's appended message may name, and the turn each one is. An appended
+    /// message without a `role` is an item of another kind (a Responses `function_call`,
+    /// say), and counts as no turn.
+    pub(crate) appended_roles: &'static [(&'static str, TurnRole)],
+}
+
+impl Rules {
+    /// Whether an assistant turn's images travel to the next user message.
+    pub(crate) fn carries_images_forward(&self) -> bool {
+        (self.images_in)(TurnRole::User) && !(self.images_in)(TurnRole::Assistant)
+    }
+
+    /// Why an image that stands where the provider takes none is not shown: a provider that
+    /// takes images in both conversation roles refuses them only in its system text.
+    pub(crate) fn role_reason(&self) -> Reason {
+        if (self.images_in)(TurnRole::Assistant) {
+            Reason::SystemInstructions(self.provider)
+        } else {
+            Reason::Role(self.provider)
+        }
+    }
+
+    /// A role's name as the provider spells it, for an error.
+    pub(crate) fn role_name(&self, role: TurnRole) -> &'static str {
+        match role {
+            TurnRole::Assistant => self.model_role,
+            TurnRole::User => "user",
+            TurnRole::System => "system",
+        }
+    }
+}
+
+/// The role of a rendered turn, before each provider names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TurnRole {
+    System,
+    User,
+    Assistant,
+}
+
+/// How many images, and how large, a provider takes in one request.
+///
+/// Each provider module has its documented defaults as a constant (`openai::LIMITS`,
+/// `anthropic::LIMITS`, `gemini::LIMITS`, `openai_responses::LIMITS`, `bedrock::LIMITS`), used
+/// by its `render` and `body`; where a limit depends on the model, pass your own to its
+/// `render_with`, or to [`Turn::limits`](crate::Turn::limits). Sizes count the base64 text.
+/// When a history exceeds a request limit, the newest images stay native and the oldest
+/// become markers.
+///
+/// ```
+/// use transcript_replay::{anthropic, ImageLimits};
+///
+/// // Anthropic models with less than a 200k context take 600 images a request.
+/// let limits = ImageLimits { images_per_request: 600, ..anthropic::LIMITS };
+/// # let _ = limits;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageLimits {
+    /// The longest base64 text of one image.
+    pub base64_len_per_image: usize,
+    /// How many images one request may carry.
+    pub images_per_request: usize,
+    /// How much base64 text all the images of one request may add up to.
+    pub base64_len_per_request: usize,
+    /// The most pixels an image may have on either side, when there is a limit.
+    pub max_side_pixels: Option<u32>,
+    /// A stricter limit on either side that applies once a request carries more than the
+    /// given number of images: `(images, pixels)`.
+    pub max_side_pixels_beyond: Option<(usize, u32)>,
+    /// How many images are withheld at a time when a request limit binds, so that the set of
+    /// withheld images changes once per step of new images rather than with every one (each
+    /// change rewrites the request from the oldest image on, and a prompt cache keeps only
+    /// the part before it). `None` is a fifth of the count that binds, at least 1: 20 under
+    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, a fifth of the images
+    /// that fit under a data limit. `Some(1)` withholds only what the limits require.
+    pub withholding_step: Option<usize>,
+}
