@@ -50,18 +50,191 @@
 //! degrading what a provider cannot carry to a marker that names it, and read each
 //! provider's reply back into a stored message; [`Provider`] reaches all five from one value.
 //!
-//! Replayed prose can be imitated: put [`REPLAY_PREAMBLE`] in the system prompt of every
-//! request that carries a replayed history.
+//! # What crosses
+//!
+//! | block | piece |
+//! |---|---|
+//! | `text` | the text itself (an empty text contributes nothing) |
+//! | `tool_use` | `Tool use: {name}({input})` |
+//! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}` |
+//! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}` |
+//! | `reasoning` | `[Reasoning]: {reasoning}` |
+//! | `image`, shown | a native image part with the stored `media_type` and `data` |
+//! | `image`, not shown | `[Image ({media_type}) not shown: {reason}]` |
+//!
+//! Roles: `system` → `system`, `user` → `user`, and both `assistant` and `tool` →
+//! `assistant` (a tool round is the assistant's own work). Consecutive pieces are joined into
+//! one text part with a blank line between them; an image part ends the text part before it.
+//! A message that yields nothing is `[Empty message]`. A wire message serializes as
+//! `{"role":"assistant","content":[{"type":"text","text":"..."},{"type":"image","media_type":"image/png","data":"..."}]}`.
+//! The record's JSON shape, and the errors of a record that cannot be read, are on
+//! [`parse_record`] and [`StoredMessage`].
+//!
+//! # The vision flag and the markers
+//!
+//! [`Vision::Sees`] shows an image natively when its media type has the form
+//! `image/<subtype>` (matched without regard to case, the subtype an RFC 6838 name, no
+//! parameters) and its data is non-empty, canonical standard base64 (no white space, padding
+//! only at the end, zero trailing bits). Otherwise, or with [`Vision::Blind`], the image becomes
+//! a marker with the first reason that applies: `this model cannot view images`, `its media
+//! type is not an image type`, `its stored data is not valid base64`. The image data never
+//! appears in any text. For a record without images, the two settings give identical output.
+//! A provider's renderer adds its own reasons, each naming the provider ([`Reason`]).
+//!
+//! A marker is a line of the crate's own making, so stored data cannot forge one: in the media
+//! type a marker shows, `[`, `]`, `(`, `)`, `\`, control characters, line breaks and non-ASCII
+//! characters are written as `\u{…}` escapes, and a media type longer than 64 characters is
+//! cut short with `...`.
+//!
+//! # The known risk: imitation
+//!
+//! Prose in a model's own past turns can be imitated: a model that sees its earlier turns say
+//! `Tool use: bash(...)` may start typing that line instead of calling the tool, and may echo
+//! `[Reasoning]:` in its visible output. [`REPLAY_PREAMBLE`] says these lines are a record of
+//! what already happened, not a way to act; every [`Turn`] puts it in the system text of the
+//! request unless told not to.
+//!
+//! # Guarantees
+//!
+//! Each line is a property that a test checks, with the file that checks it (`tests/` in the
+//! crate, `conformance/tests/` in the repository's conformance suite). Nothing here is
+//! promised beyond what those tests show; the rules of each provider, and the tests that check
+//! them, are in its module's documentation.
+//!
+//! - **No panic, no failure of replay.** [`parse_record`] returns a value or an [`Error`] for
+//!   any text, including arbitrary strings and records damaged at any byte
+//!   (`conformance/tests/replay_invariants.rs`; the fuzz target, `fuzz/`); replay and the
+//!   renderers take every record that parses (all tests below).
+//! - **One wire message per stored message**, in order, roles mapped, no tool role
+//!   (`conformance/tests/replay_invariants.rs`, `tests/replay_golden.rs`); one provider message
+//!   per wire message but hoisted system messages and merged turns (`tests/render_golden.rs`).
+//! - **Nothing silently dropped**: every block but an empty text yields exactly one piece or
+//!   one image (`conformance/tests/replay_invariants.rs`); content is never empty.
+//! - **The exact prose and markers**, byte for byte (`tests/replay_golden.rs`,
+//!   `tests/render_golden.rs`).
+//! - **Blind means blind**: with [`Vision::Blind`] no image data appears anywhere in the output,
+//!   and image data never appears in any text (`conformance/tests/replay_invariants.rs`).
+//! - **Byte-stable**: the same record and flag give the same bytes; the flag changes nothing
+//!   for a record without images (`conformance/tests/replay_invariants.rs`,
+//!   `conformance/tests/render_images.rs`).
+//! - **Lossless records**: a record written back, with serde or as a conversation file
+//!   ([`write_record`]), reads back equal, and a tool input keeps the form it was stored in
+//!   (`conformance/tests/record_round_trip.rs`, `tests/conversation_file.rs`,
+//!   `tests/lenient_reading.rs`).
+//! - **Errors that say where and what**, lowercase and without a trailing period, for every
+//!   kind of bad record, including nesting 10,000 levels deep (`tests/parse_errors.rs`,
+//!   `conformance/tests/adversarial.rs`).
+//! - **Whole bodies the providers accept, or a reason** ([`Turn`]): for generated histories
+//!   and live turns and both vision settings, every body validates against its provider's full
+//!   pinned schema and its sequencing rules, and is refused exactly when the record leaves no
+//!   valid one (`conformance/tests/body_schemas.rs`); golden bodies and every error, byte for
+//!   byte (`tests/body_golden.rs`).
+//! - **One entry point**: [`Provider::body`] and [`Provider::read_reply`] give what each
+//!   provider's module gives, and one body serves the estimate and the bytes
+//!   (`tests/one_entry_point.rs`).
+//! - **Every turn reuses the last**: a longer record's body keeps every byte of the shorter
+//!   one's before its last turn (`conformance/tests/append_stability.rs`); the withheld images
+//!   are always the newest that fit, only grow, and change once per step
+//!   (`conformance/tests/image_withholding.rs`); breakpoints are at most 3 and let a simulated
+//!   Anthropic cache serve at least 95% of the history (`conformance/tests/prompt_cache.rs`).
+//! - **Replies become records**: each provider's documented example responses read into the
+//!   exact stored message, and content the record cannot hold is an error that says where
+//!   (`tests/reply_golden.rs`); for generated replies valid against the response schemas,
+//!   every text, tool call and reasoning of the reply reaches the next body
+//!   (`conformance/tests/reply_round_trip.rs`).
+//! - **Exact costs** ([`Priced`]): an estimate's bytes equal the serialized bytes of every
+//!   generated body and fragment, and each message's bytes its own JSON
+//!   (`conformance/tests/estimate_bytes.rs`); image tokens reproduce the providers' worked
+//!   examples (`tests/estimate.rs`); the text estimate stays within the bounds of its table on
+//!   texts its fit never saw (`conformance/tests/text_estimate.rs`), and on any text is at
+//!   least a token, never falls as text is added, and never exceeds two tokens a byte
+//!   (`conformance/tests/text_estimate_bounds.rs`).
+//! - **Requests the providers accept**: for generated records (every block kind and role,
+//!   valid and invalid images of every format and media type in every role, empty and blank
+//!   texts) and both vision settings, every rendered request validates against its provider's
+//!   pinned official schema and passes a check for each rule the schema cannot make, with no
+//!   `null` anywhere (`conformance/tests/render_schemas.rs`).
+//! - **Images only where they are taken**, in the formats, sizes and pixel limits each provider
+//!   takes, with the media type the bytes have, and never more images or image data than a
+//!   request's limits, the newest kept (`conformance/tests/render_images.rs`).
+//! - **Hostile records**: NUL and control characters in every string, media types that try to
+//!   forge a marker, lone surrogates, wrong types, a 100 MB tool output, a record of 1,000,000
+//!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
+//!   trailing bits (`conformance/tests/adversarial.rs`).
+//!
+//! What no test here can show: that a provider accepts what its schema and its documented and
+//! reported rules allow. The renderers follow those, not the live services.
+//!
+//! # Testing
+//!
+//! `cargo test --workspace` runs everything, with nothing to set: the crate's own tests and
+//! doctests, and the unpublished workspace member `conformance`, which holds the property
+//! tests, the adversarial suite and the schema tests. The schema tests validate every rendered
+//! request against the providers' official schemas, trimmed to the request types and committed
+//! under `conformance/specs/` (with their provenance, licence and the sha256 of each original
+//! in `SOURCES.md`, and `trim.py`, the script that made them). The heavy test dependencies
+//! (jsonschema, proptest, criterion) are that member's, so building the crate or its example
+//! never compiles them.
+//!
+//! # Performance
+//!
+//! Replay decides structure only, so its cost is a small fraction of what the caller does with
+//! the history anyway. `conformance/benches/replay.rs` (criterion; `cargo bench -p
+//! transcript-replay-conformance --bench replay`) measures records of 100, 1,000 and 10,000
+//! messages (tool outputs of 2 to 16 KB, an image of 100 KB of base64 in every 25th user
+//! message) against baselines measured in the same run (2 cores, shared; one run, 2026-11-30;
+//! lower is cheaper):
+//!
+//! | messages | replay, sees / clone | replay, blind / clone | replay + `to_vec`, sees / record `to_vec` | replay + `to_vec`, blind / record `to_vec` |
+//! |---:|---:|---:|---:|---:|
+//! | 100 | 0.775 | 0.317 | 1.021 | 0.975 |
+//! | 1,000 | 0.124 | 0.056 | 0.986 | 0.908 |
+//! | 10,000 | 0.098 | 0.047 | 0.945 | 0.804 |
+//!
+//! *clone* is `record.clone()`. With [`Vision::Sees`], replay reads every image once to check
+//! its base64; with [`Vision::Blind`] it never touches image data. *replay + `to_vec`* is
+//! replay followed by `serde_json::to_vec` of the wire messages, against `serde_json::to_vec`
+//! of the record itself: the bytes of a history are escaped and written once. Separate runs on
+//! the shared machine moved these ratios by up to 0.36: read them to the first decimal.
+//!
+//! `examples/scale.rs` (`cargo run --release --example scale -- 10 100 300 1000`) measures a
+//! whole record file through reading, [`parse_record`], replay and the Anthropic renderer
+//! writing its request to a sink:
+//!
+//! | file | messages | read | parse | replay | render + write | total | peak memory |
+//! |---:|---:|---:|---:|---:|---:|---:|---:|
+//! | 10 MB | 2,101 | 0.008 s | 0.013 s | 0.001 s | 0.006 s | 0.028 s | 2.25x the file |
+//! | 100 MB | 21,101 | 0.075 s | 0.137 s | 0.013 s | 0.053 s | 0.278 s | 2.05x the file |
+//! | 300 MB | 63,211 | 0.251 s | 0.449 s | 0.035 s | 0.155 s | 0.890 s | 2.03x the file |
+//! | 1 GB | 210,631 | 1.216 s | 2.131 s | 0.106 s | 0.480 s | 3.933 s | 2.03x the file |
+//!
+//! Peak memory is the file's text plus the parsed record, which owns its strings; replay and
+//! rendering add only their small structures, and the request is written as it is
+//! serialized.
+//!
+//! # Fuzzing
+//!
+//! `fuzz/` holds a cargo-fuzz target that feeds arbitrary bytes through [`parse_record`],
+//! replay, three renderers and all five providers' whole bodies, and checks the invariants that
+//! hold for every record: one wire message per stored message, content never empty, no image
+//! data when blind, each provider's rules, that with a live user turn every whole body can be
+//! built, and that its estimate counts exactly its bytes and each text part whole. Run it with
+//! `bash fuzz/run.sh 600` (it installs cargo-fuzz if it is missing); CI checks that the target
+//! compiles. The last runs: 56.2 M executions in 901 s, then 17.3 M in 421 s with the estimate
+//! checks; no crash.
 //!
 //! # What this crate does not do
 //!
 //! - **No I/O.** It reads a record from a string and writes nothing; the caller loads files
 //!   and sends requests.
-//! - **No live tool rounds.** Inside a turn, a tool call and its result are linked by a real
-//!   call id; the runtime builds those messages itself. Replay is for what is already on disk.
+//! - **No live tool rounds in replay.** Inside a turn, a tool call and its result are linked by
+//!   a real call id; replay is for what is already on disk. A caller's in-flight messages go
+//!   after the live turn, verbatim ([`Turn::append`]).
 //! - **No tool roles.** No wire message has a tool role or a call id, by construction.
 //! - **No repair.** A call whose result never landed is just a `Tool use:` line; nothing is
 //!   invented to pair with it.
+//! - **No decoding of images.** Replay checks base64 and media types; the renderers read
+//!   header bytes only, never pixels, and never resize or convert an image.
 
 // Replay runs on every turn, on every history a user has stored: a panic there takes the
 // product down, so the library's own code is held to no indexing, unwrap or expect.

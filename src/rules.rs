@@ -94,6 +94,29 @@ pub(crate) enum TurnRole {
 /// When a history exceeds a request limit, the newest images stay native and the oldest
 /// become markers.
 ///
+/// # Whole-request limits
+///
+/// When a history carries more images, or more image data, than one request may, the newest
+/// images that meet every limit at once (count, data, and the pixel limit that applies at that
+/// count) stay native and the oldest become markers that name the limit, deterministically:
+/// `[Image (image/png) not shown: Anthropic takes at most 100 images a request, and the newest
+/// are kept]`, `... Gemini takes at most 100 MB of image data a request, and the newest images
+/// are kept]`, or `... Anthropic takes at most 20 images a request when any is over 2000x2000
+/// pixels, and the newest are kept]`. Limits count the base64 text, not the decoded bytes:
+/// Anthropic counts the base64 text, and for the others the check then holds however the
+/// server counts. Checked by `conformance/tests/render_images.rs` and
+/// `conformance/tests/image_withholding.rs`.
+///
+/// # Withholding in steps
+///
+/// Each change of the withheld set rewrites the request from the oldest native image on, and
+/// a prompt cache keeps only the part before it. So the first image over a limit is withheld
+/// alone, and after it they go in steps ([`withholding_step`](ImageLimits::withholding_step)):
+/// the withheld set only grows as a record grows and changes once per step. In
+/// `conformance/tests/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
+/// three, steps of 20 read 0.859 of the history from a simulated cache, and withholding one
+/// image at a time 0.322.
+///
 /// ```
 /// use transcript_replay::{anthropic, ImageLimits};
 ///

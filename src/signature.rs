@@ -10,6 +10,28 @@ use crate::image::symbol_value;
 
 /// An image format a renderer recognizes by its bytes.
 ///
+/// A record can say `image/png` over JPEG bytes, or over bytes that are no image at all, and a
+/// provider that gets such an image rejects every later request of the conversation. So the
+/// renderers trust the bytes: they read the signature at the start of the data, decoding only
+/// header bytes straight from the base64 text, with no image library, and
+///
+/// - send the media type the bytes actually have, as the provider spells it (`image/png` over
+///   JPEG bytes goes out as `image/jpeg`);
+/// - turn data with no such signature into `[Image (image/png) not shown: its data is not a
+///   PNG, JPEG, GIF, WEBP, HEIC or HEIF image]`;
+/// - name the actual format when the provider refuses it (`Anthropic does not accept
+///   image/heic`; AVIF, which shares HEIF's file format, is told apart by its brands and
+///   refused by name everywhere);
+/// - read the pixel size from the header (PNG, JPEG, GIF, WEBP) for pixel limits (for a GIF,
+///   the largest of its logical screen and its frames; a side stated as 0 is kept, and the
+///   other side still meets the limit), and count a GIF's frames for OpenAI's refusal of
+///   animated GIFs. A header cut short after its signature still names its format; with no
+///   size, no pixel limit can apply.
+///
+/// The neutral replay stays faithful to the record: this is the renderers' job. Checked by
+/// `conformance/tests/render_images.rs` and `conformance/tests/adversarial.rs` (crafted
+/// headers).
+///
 /// ```
 /// use transcript_replay::ImageFormat;
 ///

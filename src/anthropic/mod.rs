@@ -47,6 +47,24 @@
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
 //! ```
+//!
+//! # What Anthropic accepts, as the crate applies it
+//!
+//! | rule | as applied |
+//! |---|---|
+//! | system messages | leading ones → `system`; later ones → a `user` turn beginning `[System]: ` |
+//! | images | only in `user` messages; an assistant turn's images are carried to the next user message |
+//! | formats | JPEG, PNG, GIF, WEBP: [`MEDIA_TYPES`] |
+//! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64; [`MAX_SIDE_PIXELS`] a side |
+//! | per request | [`MAX_IMAGES_PER_REQUEST`] images (200k-context models), [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image data, [`MANY_IMAGES_MAX_SIDE_PIXELS`] a side beyond [`MANY_IMAGES`] images |
+//! | blank text | left out (a text block must not be empty or white space only) |
+//! | adjacent turns of one role | kept (the server merges them) |
+//! | content | always an array of blocks |
+//!
+//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
+//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
+//! `CreateMessageParams` schema and each rule above), `conformance/tests/render_images.rs`
+//! (roles, formats, sizes, limits) and `conformance/tests/prompt_cache.rs` (breakpoints).
 
 mod reply;
 mod request;

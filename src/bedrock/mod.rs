@@ -46,6 +46,23 @@
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
 //! ```
+//!
+//! # What Bedrock Converse accepts, as the crate applies it
+//!
+//! | rule | as applied |
+//! |---|---|
+//! | system messages | leading ones → `system` text blocks; later ones → a `user` turn beginning `[System]: ` |
+//! | images | only in `user` messages; an assistant turn's images are carried to the next user message |
+//! | formats | PNG, JPEG, GIF, WEBP: [`MEDIA_TYPES`] |
+//! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64 (3.75 MB), [`MAX_SIDE_PIXELS`] a side |
+//! | per request | [`MAX_IMAGES_PER_REQUEST`] images |
+//! | blank text | left out |
+//! | adjacent turns of one role | merged into one turn |
+//! | content | always an array of blocks; `cachePoint` blocks with [`Turn::cache`](crate::Turn::cache) |
+//!
+//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
+//! `conformance/tests/body_schemas.rs` (the pinned service model's `ConverseRequest` shapes,
+//! with a small shape validator, and each rule above) and `conformance/tests/render_images.rs`.
 
 mod reply;
 mod request;

@@ -239,7 +239,7 @@ impl Serialize for SystemBlock<'_, '_> {
     }
 }
 
-/// The whole body of a Converse request, built by [`body`]; serialize it as the request.
+/// The whole body of a Converse request, built by [`body`](super::body()); serialize it as the request.
 ///
 /// ```
 /// use transcript_replay::{bedrock, StoredMessage, Turn};

@@ -45,6 +45,61 @@ use self::fields::read_fields;
 /// - **Fields** are the caller's top-level fields (model, max_tokens, tools, ...), written
 ///   first, in their order, beside the crate's own.
 ///
+/// # Where the system text goes
+///
+/// S is the caller's instructions, a blank line, and the preamble. H is the history's leading
+/// system messages, joined by a blank line.
+///
+/// | provider | in the body |
+/// |---|---|
+/// | OpenAI Chat | a first `{"role":"system","content":S}` message; the history's system messages stay in place |
+/// | OpenAI Responses | `"instructions":S`; the history's system messages stay in place in `input` |
+/// | Anthropic | `"system":[{"type":"text","text":S},{"type":"text","text":H}]` |
+/// | Gemini | `"systemInstruction":{"parts":[{"text":S},{"text":H}]}` |
+/// | Bedrock Converse | `"system":[{"text":S},{"text":H}]` |
+///
+/// A block or part is left out when it is empty, and the field when both are. A later system
+/// message (a compaction summary mid-conversation) stays in place, as a `user` turn beginning
+/// `[System]: ` for the providers that hoist.
+///
+/// # Sequencing
+///
+/// Over the whole request (history, live turn, and the appended messages whose role is
+/// known): a body never ends on an assistant or model turn (the model would have nothing to
+/// answer), unless the turn asks Anthropic for a [prefill](Turn::prefill); Gemini and Bedrock
+/// never carry two adjacent turns of one role (the crate merges its own, and refuses an
+/// appended message next to a turn of its role); Bedrock starts on a user turn; and a body
+/// has at least one user or model turn: system text alone asks nothing, Anthropic, Gemini
+/// and Bedrock reject it, and so do servers compatible with OpenAI's API (for example
+/// "The input messages do not contain elements with the role of user",
+/// <https://github.com/langfuse/langfuse/issues/10513>). Where the crate cannot meet a rule
+/// without inventing content, the provider's `body` returns a [`BodyError`] that says which
+/// rule, never a request the provider rejects. Each provider module lists what was found
+/// about its rules, with sources. Checked by `conformance/tests/body_schemas.rs` over
+/// generated records, and byte for byte by `tests/body_golden.rs`.
+///
+/// # Tool screenshots
+///
+/// OpenAI Chat, OpenAI Responses, Anthropic and Bedrock take images only in user messages,
+/// and a tool round replays as the assistant's turn. So an assistant turn's image goes,
+/// natively, to the start of the next user message of the request (history or live turn),
+/// after the text `[Image (image/png) from an earlier turn]`; in its own turn it leaves
+/// `[Image (image/png) not shown: it is shown in the next user message]`. Where no user
+/// message follows, it stays a marker. Request limits count a carried image where it lands.
+///
+/// # Every turn reuses the last
+///
+/// Providers' prompt caches reuse only an exact prefix of the request. For a record R and a
+/// longer record R' that begins with R, the body for R' begins with every byte of the body for
+/// R up to the start of the provider turn that carries R's last stored message: the caller's
+/// fields, the system text and every earlier turn, whatever the live turns were
+/// (`conformance/tests/append_stability.rs`). What changes that prefix: a different vision
+/// flag, instructions, preamble or fields, and the set of withheld images, which changes when a
+/// request limit first binds and then once per step ([`ImageLimits::withholding_step`]).
+/// OpenAI and Gemini cache a prefix by themselves (for OpenAI, pass a `prompt_cache_key` in
+/// the fields to route a conversation to one cache); Anthropic and Bedrock cache at
+/// breakpoints ([`Turn::cache`]).
+///
 /// ```
 /// use serde_json::json;
 /// use transcript_replay::{anthropic, parse_record, StoredMessage, Turn};
@@ -123,7 +178,7 @@ impl<'a> Turn<'a> {
         self
     }
 
-    /// The caller's own system prompt, placed before [`REPLAY_PREAMBLE`].
+    /// The caller's own system prompt, placed before [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE).
     ///
     /// ```
     /// use transcript_replay::{openai, StoredMessage, Turn};
@@ -141,7 +196,7 @@ impl<'a> Turn<'a> {
         self
     }
 
-    /// Leaves [`REPLAY_PREAMBLE`] out of the system text: for a caller that already has it
+    /// Leaves [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE) out of the system text: for a caller that already has it
     /// in its instructions, or that sends no replayed tool rounds.
     ///
     /// ```
@@ -277,8 +332,13 @@ impl<'a> Turn<'a> {
     /// and 21 blocks before that end, so that a turn which added up to 40 blocks still finds
     /// what the previous turn wrote within the 20 blocks each breakpoint looks back over. At
     /// most 3 of the 4 breakpoints a request may carry, leaving one for the caller's tool
-    /// definitions. OpenAI and Gemini cache a request's prefix by themselves: for them this
-    /// changes nothing.
+    /// definitions. Bedrock gets `cachePoint` blocks at the same places. OpenAI and Gemini
+    /// cache a request's prefix by themselves: for them this changes nothing.
+    ///
+    /// `conformance/tests/prompt_cache.rs` simulates Anthropic's documented cache on agent
+    /// conversations of 60 turns, each adding up to 40 blocks (tool rounds, some with
+    /// screenshots): after the first turn, 0.965 to 0.968 of the history's bytes are read from
+    /// the cache (three seeds); the rest is what each turn added.
     ///
     /// ```
     /// use transcript_replay::{anthropic, Cache, StoredMessage, Turn};

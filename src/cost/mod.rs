@@ -75,7 +75,65 @@ pub struct Cost {
 }
 
 /// A body or fragment whose cost can be estimated before it is sent: every provider's
-/// `Body` and `Request`.
+/// `Body` and `Request`, and [`AnyBody`](crate::AnyBody).
+///
+/// [`estimate`](Priced::estimate) returns, without writing the body anywhere, the exact number
+/// of bytes it serializes to and, in total and per message (in the order the body carries
+/// them, its system text first), the tokens of its text parts, its native images, and their
+/// tokens from their pixel size. [`estimate_with`](Priced::estimate_with) takes your own
+/// tokenizer instead, called with the exact text of each text part as it is sent. A withheld
+/// image costs its marker's text, not image tokens. The example program prints the figures
+/// with `--estimate [--family NAME]`.
+///
+/// # Image tokens
+///
+/// Priced by a rule per model family, as data with its source and date ([`IMAGE_TOKENS`];
+/// look one up with [`image_tokens`], or make your own [`ImageTokens`]). `tests/estimate.rs`
+/// reproduces each provider's worked examples.
+///
+/// | family | rule | source |
+/// |---|---|---|
+/// | `claude`, `claude-high-res` | `ceil(w/28) * ceil(h/28)` after the largest resize within 1568 px and 1568 tokens (2576 px and 4784 tokens for the high-resolution tier) | Anthropic's vision guide, read 2026-07-30 |
+/// | `claude-legacy` | `w * h / 750` after scaling the long edge to 1568 px (older docs; it overestimates large images) | Anthropic's vision guide, before 2026 |
+/// | `gpt-4o`, `gpt-4.1`, `gpt-4.5`, `gpt-5`, `o1`, `o3`, `gpt-4o-mini`, `computer-use-preview` | fit 2048x2048, shortest side to 768, base + per tile of 512x512 (85/170, 70/140, 75/150, 2833/5667, 65/129); `auto` detail priced as high | OpenAI's "Images and vision" guide |
+/// | `gpt-4.1-mini`, `gpt-5-mini`, `gpt-4.1-nano`, `gpt-5-nano`, `o4-mini` | 32 px patches scaled down to at most 1536, times 1.62, 2.46 or 1.72 | the same guide |
+/// | `gemini-2` | 258 when both sides are at most 384 px, else 258 per 768x768 tile | Gemini's token guide |
+/// | `gemini-3`, `-low`, `-medium`, `-ultra-high` | 1120 (the default for images), 280, 560, 2240 an image | Gemini's media-resolution guide |
+///
+/// An image whose header gives no size costs the most the rule allows (for Gemini 2, a
+/// 2048x2048 image).
+///
+/// # Text tokens
+///
+/// [`estimate_tokens`](crate::estimate_tokens) prices each pair of neighbouring bytes by their
+/// classes; its 210 prices were fitted against OpenAI's `o200k_base` on one set of texts
+/// (`cargo run --release -p transcript-replay-conformance --example fit_text_estimate`) and
+/// are checked on another set the fit never saw (`cargo test -p
+/// transcript-replay-conformance --test text_estimate -- --nocapture`, which checks the
+/// bounds):
+///
+/// | text (not seen by the fit) | o200k tokens | estimate | error | bound the test checks |
+/// |---|---:|---:|---:|---:|
+/// | English prose | 307 | 312 | +1.6% | 10% |
+/// | code (Rust, Python) | 3,765 | 3,783 | +0.5% | 10% |
+/// | JSON | 14,631 | 14,745 | +0.8% | 10% |
+/// | logs | 9,556 | 9,992 | +4.6% | 10% |
+/// | CJK | 166 | 161 | -3.0% | 15% |
+/// | emoji | 45 | 46 | +2.2% | 25% |
+/// | base64-like noise | 2,743 | 2,743 | +0.0% | 15% |
+/// | a mixed agent transcript | 10,486 | 10,894 | +3.9% | 10% |
+///
+/// Both sets are small, so expect larger errors on text unlike them; where it matters, pass a
+/// real tokenizer to `estimate_with`. Anthropic and Gemini publish no tokenizer; their counts
+/// differ from `o200k_base`.
+///
+/// # What estimating costs
+///
+/// `cargo bench -p transcript-replay-conformance --bench estimate`, 10,000 messages, an
+/// Anthropic body of 26 MB, three runs on a shared 2-core machine: estimating with the default
+/// text estimate takes 0.81 to 0.83 of `serde_json::to_vec` of the same body; with a caller's
+/// cheap counter of characters, 0.58 to 0.59. The bytes are counted in one pass through the
+/// same serializers, without writing the body.
 ///
 /// ```
 /// use transcript_replay::{gemini, image_tokens, replay_messages, Priced, StoredMessage, Vision};

@@ -46,6 +46,24 @@
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
 //! ```
+//!
+//! # What Gemini accepts, as the crate applies it
+//!
+//! | rule | as applied |
+//! |---|---|
+//! | system messages | leading ones → `systemInstruction`; later ones → a `user` turn beginning `[System]: ` |
+//! | images | in `user` and `model` turns, never in `systemInstruction` |
+//! | formats | PNG, JPEG, WEBP, HEIC, HEIF: [`MEDIA_TYPES`] |
+//! | per image and per request | [`MAX_INLINE_DATA_BASE64_LEN`] characters of inline data (20 MB before 2026-01-12), [`MAX_IMAGES_PER_REQUEST`] images |
+//! | pixels | no limit (Gemini scales images itself) |
+//! | blank text | left out; `parts` is never empty |
+//! | adjacent turns of one role | merged into one turn |
+//! | content | parts, `{"text"}` and `{"inlineData"}` |
+//!
+//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
+//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
+//! `GenerateContentRequest` schema, roles, camelCase keys, one data field a part, alternation),
+//! and `conformance/tests/render_images.rs`.
 
 mod reply;
 mod request;

@@ -25,7 +25,7 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
         .collect()
 }
 
-/// The whole body of a generateContent request, built by [`body`]; serialize it as the
+/// The whole body of a generateContent request, built by [`body`](super::body()); serialize it as the
 /// request.
 ///
 /// ```

@@ -28,6 +28,26 @@
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
 //! ```
+//!
+//! # What OpenAI Chat accepts, as the crate applies it
+//!
+//! | rule | as applied |
+//! |---|---|
+//! | system messages | stay in place, role `system`; S is a first `system` message |
+//! | images | only in `user` messages ("Image URLs are only allowed for messages with role 'user'"); an assistant turn's images are carried to the next user message |
+//! | formats | PNG, JPEG, WEBP, GIF (not animated): [`MEDIA_TYPES`] |
+//! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64 |
+//! | per request | [`MAX_IMAGES_PER_REQUEST`] images, [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image data |
+//! | pixels | no limit (OpenAI scales images itself) |
+//! | blank text | kept (accepted) |
+//! | adjacent turns of one role | kept (OpenAI takes them) |
+//! | sequencing | a body never ends on an assistant turn (there is no prefill), and has a user or assistant turn |
+//! | content | a string when it is one text part, else parts |
+//!
+//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
+//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
+//! `CreateChatCompletionRequest` schema and each rule above), and
+//! `conformance/tests/render_images.rs` (roles, formats, sizes, limits).
 
 mod reply;
 mod request;

@@ -26,7 +26,7 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
         .collect()
 }
 
-/// The whole body of a Chat Completions request, built by [`body`]; serialize it as the
+/// The whole body of a Chat Completions request, built by [`body`](super::body()); serialize it as the
 /// request.
 ///
 /// ```

@@ -34,6 +34,17 @@
 //! );
 //! # Ok::<(), transcript_replay::Error>(())
 //! ```
+//!
+//! # What OpenAI Responses accepts, as the crate applies it
+//!
+//! The same images, formats and limits as Chat Completions ([`LIMITS`] is
+//! [`openai::LIMITS`]); S goes to `instructions`; the history's system
+//! messages stay in place in `input`; blank text is kept; a body never ends on an assistant
+//! turn and has a user or assistant turn; a caller's appended item without a `role` (a
+//! `function_call`, a `function_call_output`) is sent as it is and counts as no turn. Checked
+//! by `tests/render_golden.rs`, `tests/body_golden.rs`, `conformance/tests/body_schemas.rs`
+//! (each `input` item against the pinned `EasyInputMessage`, the body against
+//! `CreateResponse`) and `conformance/tests/render_images.rs`.
 
 mod reply;
 mod request;

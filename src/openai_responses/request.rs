@@ -107,7 +107,7 @@ impl Serialize for InputPart<'_, '_> {
     }
 }
 
-/// The whole body of a Responses request, built by [`body`]; serialize it as the request.
+/// The whole body of a Responses request, built by [`body`](super::body()); serialize it as the request.
 ///
 /// ```
 /// use transcript_replay::{openai_responses, StoredMessage, Turn};
