@@ -1,6 +1,6 @@
 //! One entry point for any provider: from a [`Provider`] value, the body of a turn (one value
-//! that serializes and prices itself) and the reader of a reply, so that a runtime that talks
-//! to several providers writes no `match` of its own.
+//! that serializes and prices itself), the reader of a reply, of a stream and of an error, so
+//! that a runtime that talks to several providers writes no `match` of its own.
 //!
 //! This is the one module that reaches every provider's module; nothing the providers share
 //! imports it.
@@ -10,9 +10,10 @@ use serde::ser::{Serialize, Serializer};
 use crate::body::{BodyError, Turn};
 use crate::cost::{self, Priced, Unit};
 use crate::provider::Provider;
-use crate::record::StoredMessage;
-use crate::reply::ReplyError;
+use crate::provider_error::ProviderError;
+use crate::reply::{Reply, ReplyError};
 use crate::rules::ImageLimits;
+use crate::stream::StreamReader;
 use crate::{anthropic, bedrock, gemini, openai, openai_responses};
 
 /// The whole request body of a turn for whichever provider built it
@@ -125,8 +126,8 @@ impl Provider {
         })
     }
 
-    /// Reads this provider's response body into the stored message of the assistant's
-    /// turn: what its module's `read_reply` reads.
+    /// Reads this provider's response body into the [`Reply`]: the stored message of the
+    /// assistant's turn and why it stopped, as its module's `read_reply` reads it.
     ///
     /// # Errors
     ///
@@ -137,17 +138,56 @@ impl Provider {
     ///
     /// let reply = r#"{"output": {"message": {"role": "assistant", "content": [{"text": "Yes."}]}},
     ///   "stopReason": "end_turn"}"#;
-    /// let message = Provider::Bedrock.read_reply(reply)?;
-    /// assert_eq!(message.blocks, [Block::text("Yes.")]);
+    /// let reply = Provider::Bedrock.read_reply(reply)?;
+    /// assert_eq!(reply.message.blocks, [Block::text("Yes.")]);
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
-    pub fn read_reply(self, body: &str) -> Result<StoredMessage, ReplyError> {
+    pub fn read_reply(self, body: &str) -> Result<Reply, ReplyError> {
         match self {
             Provider::OpenAi => openai::read_reply(body),
             Provider::OpenAiResponses => openai_responses::read_reply(body),
             Provider::Anthropic => anthropic::read_reply(body),
             Provider::Gemini => gemini::read_reply(body),
             Provider::Bedrock => bedrock::read_reply(body),
+        }
+    }
+
+    /// Starts a reader of this provider's streamed reply: what its module's `stream` starts.
+    ///
+    /// ```
+    /// use transcript_replay::{Block, Provider};
+    ///
+    /// let mut reader = Provider::OpenAi.stream();
+    /// reader.feed(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Yes.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")?;
+    /// assert_eq!(reader.finish()?.message.blocks, [Block::text("Yes.")]);
+    /// # Ok::<(), transcript_replay::StreamError>(())
+    /// ```
+    pub fn stream(self) -> StreamReader {
+        match self {
+            Provider::OpenAi => openai::stream(),
+            Provider::OpenAiResponses => openai_responses::stream(),
+            Provider::Anthropic => anthropic::stream(),
+            Provider::Gemini => gemini::stream(),
+            Provider::Bedrock => bedrock::stream(),
+        }
+    }
+
+    /// Reads this provider's error response and its HTTP status: what its module's
+    /// `read_error` reads.
+    ///
+    /// ```
+    /// use transcript_replay::{ErrorKind, Provider};
+    ///
+    /// let error = Provider::Anthropic.read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
+    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
+    /// ```
+    pub fn read_error(self, status: u16, body: &str) -> ProviderError {
+        match self {
+            Provider::OpenAi => openai::read_error(status, body),
+            Provider::OpenAiResponses => openai_responses::read_error(status, body),
+            Provider::Anthropic => anthropic::read_error(status, body),
+            Provider::Gemini => gemini::read_error(status, body),
+            Provider::Bedrock => bedrock::read_error(status, body),
         }
     }
 

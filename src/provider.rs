@@ -1,15 +1,16 @@
 //! The providers the crate writes requests for and reads replies from, by name.
 //!
 //! This module only names them. What a runtime does with a `Provider` value (build a body,
-//! read a reply) is in `any_provider.rs`, the one module that reaches every provider's
-//! module; the shared machinery never does.
+//! read a reply, a stream or an error) is in `any_provider.rs`, the one module that reaches
+//! every provider's module; the shared machinery never does.
 
 use std::fmt;
 use std::str::FromStr;
 
 /// A provider API that the crate targets: the one value a runtime that talks to several
-/// providers keeps, and asks for a body ([`Provider::body`]) or to read a reply
-/// ([`Provider::read_reply`]) instead of writing a `match` of its own.
+/// providers keeps, and asks for a body ([`Provider::body`]), to read a reply
+/// ([`Provider::read_reply`]), a stream ([`Provider::stream`]) or an error
+/// ([`Provider::read_error`]) instead of writing a `match` of its own.
 ///
 /// It displays as the provider's name, as the markers of images it cannot take say it;
 /// [`Provider::id`] is the name a configuration file or command line uses.

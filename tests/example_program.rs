@@ -511,3 +511,182 @@ fn estimate_prints_the_cost_of_exactly_the_body_the_same_flags_print() {
         assert_eq!(run(args, "").status.code(), Some(2), "{args:?}");
     }
 }
+
+/// Writes a file under the system's temporary directory for one test.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("replay-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+const STREAM: &str = concat!(
+    "event: message_start\n",
+    r#"data: {"type":"message_start","message":{"content":[],"usage":{"input_tokens":9,"output_tokens":1}}}"#,
+    "\n\n",
+    "event: content_block_start\n",
+    r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    "\n\n",
+    "event: content_block_delta\n",
+    r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Reading ✓."}}"#,
+    "\n\n",
+    "event: content_block_start\n",
+    r#"data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"read","input":{}}}"#,
+    "\n\n",
+    "event: content_block_delta\n",
+    r#"data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"path\": "}}"#,
+    "\n\n",
+    "event: content_block_delta\n",
+    r#"data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\"a.rs\"}"}}"#,
+    "\n\n",
+    "event: message_delta\n",
+    r#"data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#,
+    "\n\n",
+    "event: message_stop\n",
+    r#"data: {"type":"message_stop"}"#,
+    "\n\n",
+);
+
+const STREAMED_BODY: &str = r#"{"content": [{"type": "text", "text": "Reading ✓."},
+    {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}],
+    "stop_reason": "tool_use", "usage": {"input_tokens": 9, "output_tokens": 12}}"#;
+
+#[test]
+fn stream_prints_what_reply_prints_for_the_equivalent_body_in_any_chunk_size() {
+    let stream = temp_file("stream.sse", STREAM.as_bytes());
+    let stream = stream.to_str().unwrap();
+    let whole = stdout_json(&run(&["--reply", "anthropic", "-"], STREAMED_BODY));
+    for chunk in [None, Some("1"), Some("7"), Some("100000")] {
+        let mut args = vec!["--stream", "anthropic", stream];
+        if let Some(chunk) = chunk {
+            args.extend(["--chunk", chunk]);
+        }
+        assert_eq!(stdout_json(&run(&args, "")), whole, "{chunk:?}");
+    }
+    let outcome = stdout_json(&run(&["--stream", "anthropic", "--outcome", stream], ""));
+    assert_eq!(outcome["stop"], "tool_use");
+    assert_eq!(outcome["message"], whole);
+    assert_eq!(
+        stdout_json(&run(
+            &["--reply", "anthropic", "--outcome", "-"],
+            STREAMED_BODY
+        )),
+        outcome
+    );
+}
+
+#[test]
+fn a_stream_that_fails_prints_the_error_and_exits_1() {
+    let cut = &STREAM[..STREAM.find("event: message_stop").unwrap()];
+    let overloaded = format!(
+        "{}event: error\ndata: {}\n\n",
+        &STREAM[..STREAM.find("event: content_block_start").unwrap()],
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
+    );
+    for (name, stream, said) in [
+        (
+            "cut.sse",
+            cut.to_owned(),
+            "the stream ended before its terminal event, message_stop",
+        ),
+        (
+            "error.sse",
+            overloaded,
+            "the provider sent an error: Anthropic error (overloaded) overloaded_error: Overloaded",
+        ),
+    ] {
+        let path = temp_file(name, stream.as_bytes());
+        let output = run(
+            &[
+                "--stream",
+                "anthropic",
+                "--chunk",
+                "3",
+                path.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.starts_with("replay: Anthropic stream, "), "{stderr}");
+        assert!(stderr.contains(said), "{stderr}");
+    }
+}
+
+#[test]
+fn error_prints_the_kind_the_retry_and_the_counts() {
+    let body = r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 219898 tokens > 200000 maximum"}}"#;
+    let output = run(&["--error", "anthropic", "400", "-"], body);
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        concat!(
+            r#"{"kind":"context_window_exceeded","retryable":false,"message":"prompt is too long: 219898 tokens > 200000 maximum","used":219898,"limit":200000}"#,
+            "\n"
+        )
+    );
+    let page = stdout_json(&run(
+        &["--error", "gemini", "503", "-"],
+        "<html>Service Unavailable</html>",
+    ));
+    assert_eq!(
+        page,
+        serde_json::json!({"kind": "overloaded", "retryable": true, "message": "<html>Service Unavailable</html>"})
+    );
+    for args in [
+        &["--error", "anthropic", "-"][..],
+        &["--error", "anthropic", "abc", "-"],
+        &["--error", "anthropic", "400"],
+        &["--stream", "anthropic", "--reply", "anthropic", "-"],
+        &["--outcome", "-"],
+        &["--chunk", "5", "-"],
+        &["--stream", "anthropic", "--chunk", "0", "-"],
+    ] {
+        let output = run(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_live_turn_under_a_name_that_is_not_utf8_is_read_like_any_file() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = std::env::temp_dir().join(format!("replay-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let live = dir.join(OsStr::from_bytes(b"live-\xff.json"));
+    std::fs::write(
+        &live,
+        r#"[{"role":"user","blocks":[{"type":"text","text":"Go on."}]}]"#,
+    )
+    .unwrap();
+    let output = example()
+        .args([
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--no-preamble",
+            "--live",
+        ])
+        .arg(&live)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(RECORD.as_bytes())
+                .unwrap();
+            child.wait_with_output()
+        })
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let body = stdout_json(&output);
+    assert_eq!(body["messages"][1]["content"], "Go on.");
+}

@@ -117,7 +117,7 @@ fn a_provider_reads_a_reply_as_its_module_does() {
         };
         assert_eq!(provider.read_reply(reply), module, "{provider:?}");
         assert_eq!(
-            provider.read_reply(reply).unwrap(),
+            provider.read_reply(reply).unwrap().message,
             StoredMessage::assistant("Yes."),
             "{provider:?}"
         );

@@ -24,6 +24,7 @@ fn read(provider: Provider, reply: &str) -> Result<StoredMessage, ReplyError> {
         Provider::OpenAiResponses => openai_responses::read_reply(reply),
         Provider::Bedrock => bedrock::read_reply(reply),
     }
+    .map(|reply| reply.message)
 }
 
 fn usage(input: u64, output: u64, creation: u64, read: u64) -> Option<TokenUsage> {
@@ -157,12 +158,12 @@ fn the_providers_documented_examples_become_these_stored_messages() {
             vec![
                 Block::reasoning("**Planning** the lights."),
                 Block::tool_use(
-                    "call_1",
+                    "made_0_0",
                     "set_light_values",
                     json(r#"{"brightness": 25, "color_temp": "warm"}"#),
                 ),
                 Block::tool_use("fc_7", "power_disco_ball", json(r#"{"power": true}"#)),
-                Block::tool_use("call_3", "dim", json("{}")),
+                Block::tool_use("made_0_2", "dim", json("{}")),
             ],
             usage(100, 42, 0, 60),
         ),
@@ -208,8 +209,8 @@ fn tool_input_keeps_the_form_and_text_each_provider_sent() {
         r#"{"content": [{"type": "tool_use", "id": "t", "name": "f", "input": { "a" : 1 }}]}"#,
     )
     .unwrap();
-    for (message, form) in [(openai, false), (anthropic, true)] {
-        let [Block::ToolUse { input, .. }] = message.blocks.as_slice() else {
+    for (reply, form) in [(openai, false), (anthropic, true)] {
+        let [Block::ToolUse { input, .. }] = reply.message.blocks.as_slice() else {
             panic!("one tool call")
         };
         assert_eq!(input.as_str(), r#"{ "a" : 1 }"#);
@@ -283,8 +284,8 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         ),
         (
             Provider::Gemini,
-            r#"{"candidates": [{"finishReason": "SAFETY"}]}"#,
-            "Gemini reply, candidates[0] (line 1, column 17): the candidate has no content (finish reason SAFETY)",
+            r#"{"candidates": [{"index": 0}]}"#,
+            "Gemini reply, candidates[0] (line 1, column 17): the candidate has no content",
         ),
         (
             Provider::OpenAiResponses,

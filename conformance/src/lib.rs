@@ -4,6 +4,8 @@
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
 //!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
 //!   to set.
+//! - [`streams`]: streams as the providers send them (server-sent events, AWS event-stream
+//!   frames), and the streamed form of a reply built from the same items as its whole body.
 //! - [`corpus`] and [`training`]: the texts the default text estimate is checked on, and the
 //!   other texts its prices are fitted on (`examples/fit_text_estimate.rs`).
 //!
@@ -14,4 +16,5 @@ pub mod corpus;
 pub mod json;
 pub mod records;
 pub mod schemas;
+pub mod streams;
 pub mod training;

@@ -66,11 +66,15 @@
 //! `CreateMessageParams` schema and each rule above), `conformance/tests/render_images.rs`
 //! (roles, formats, sizes, limits) and `conformance/tests/prompt_cache.rs` (breakpoints).
 
+mod error;
 mod reply;
 mod request;
+mod stream;
 
+pub use self::error::read_error;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request, Role};
+pub use self::stream::stream;
 
 use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;

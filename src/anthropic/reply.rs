@@ -4,17 +4,34 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, StoredMessage, TokenUsage};
-use crate::reply::{self, At, ReplyError};
+use crate::record::Block;
+use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::stop::StopReason;
+
+/// The words of `stop_reason`, normalized.
+pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
+    ("end_turn", StopReason::EndTurn),
+    ("max_tokens", StopReason::MaxTokens),
+    ("stop_sequence", StopReason::StopSequence),
+    ("tool_use", StopReason::ToolUse),
+    ("pause_turn", StopReason::PauseTurn),
+    ("refusal", StopReason::Refusal),
+    (
+        "model_context_window_exceeded",
+        StopReason::ContextWindowExceeded,
+    ),
+];
 
 /// Reads a Messages response body (`Message`, or what a streamed reply accumulates to) into
-/// the stored message of the assistant's turn.
+/// the [`Reply`]: the stored message of the assistant's turn and why it stopped.
 ///
 /// Each block of `content` becomes one block, in order: `text` as `text`; `thinking` as
 /// `reasoning`; `tool_use` as `tool_use`, with its id, name and `input` stored as the exact
-/// JSON text the reply carried. `usage` becomes [`TokenUsage`] field for field
-/// (`input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
-/// `cache_read_input_tokens`).
+/// JSON text the reply carried (an `input` that is no JSON object is an error). `usage`
+/// becomes [`TokenUsage`](crate::TokenUsage) field for field (`input_tokens`,
+/// `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens`); a count sent
+/// as `null` is no count. `stop_reason` becomes the [`StopReason`] of the same name
+/// (`model_context_window_exceeded` → `context_window_exceeded`), any other word kept.
 ///
 /// What does not cross prose replay, and is left out: a thinking block's `signature`,
 /// `redacted_thinking` (encrypted, with no words to replay), and a text block's `citations`
@@ -35,21 +52,46 @@ use crate::reply::{self, At, ReplyError};
 ///   ],
 ///   "stop_reason": "tool_use",
 ///   "usage": {"input_tokens": 20, "output_tokens": 9, "cache_read_input_tokens": 12}}"#;
-/// let message = anthropic::read_reply(reply)?;
-/// assert_eq!(message.blocks[0], Block::reasoning("Need the file."));
-/// let Block::ToolUse { input, .. } = &message.blocks[1] else { unreachable!() };
+/// let reply = anthropic::read_reply(reply)?;
+/// assert_eq!(reply.message.blocks[0], Block::reasoning("Need the file."));
+/// let Block::ToolUse { input, .. } = &reply.message.blocks[1] else { unreachable!() };
 /// assert_eq!(input.as_str(), r#"{"path": "a.rs"}"#);
-/// assert_eq!(message.usage.map(|usage| usage.cache_read_input_tokens), Some(12));
+/// assert_eq!(reply.message.usage.map(|usage| usage.cache_read_input_tokens), Some(12));
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
-pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
     struct Response<'a> {
         #[serde(borrow)]
         content: &'a RawValue,
+        #[serde(default)]
+        stop_reason: Option<String>,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
     }
+
+    let at = At::body(Provider::Anthropic, body)?;
+    let response: Response<'_> = at.read()?;
+    let content_at = at.child(response.content, "content");
+    let content: Vec<&RawValue> = content_at.read()?;
+    let mut blocks = Vec::with_capacity(content.len());
+    for (index, &raw) in content.iter().enumerate() {
+        blocks.extend(read_block(
+            &content_at.child(raw, format_args!("[{index}]")),
+        )?);
+    }
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => read_usage(&usage_at)?.usage(),
+        None => None,
+    };
+    let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
+    let native = content.iter().map(|&raw| raw.to_owned()).collect();
+    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native))
+}
+
+/// One content block: the block it becomes, or `None` for one with no words to replay
+/// (`redacted_thinking`).
+pub(super) fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct ContentBlock<'a> {
         #[serde(rename = "type")]
@@ -65,64 +107,53 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         #[serde(borrow, default)]
         input: Option<&'a RawValue>,
     }
+    let block: ContentBlock<'_> = at.read()?;
+    let missing = |field: &str| {
+        at.error(format_args!(
+            "missing field `{field}` in a {} block",
+            block.kind
+        ))
+    };
+    match block.kind.as_str() {
+        "text" => Ok(Some(Block::text(
+            block.text.ok_or_else(|| missing("text"))?,
+        ))),
+        "thinking" => Ok(Some(Block::reasoning(
+            block.thinking.ok_or_else(|| missing("thinking"))?,
+        ))),
+        // Encrypted reasoning has no words to replay.
+        "redacted_thinking" => Ok(None),
+        "tool_use" => {
+            let id = block.id.clone().ok_or_else(|| missing("id"))?;
+            let name = block.name.clone().ok_or_else(|| missing("name"))?;
+            let input = block.input.ok_or_else(|| missing("input"))?;
+            let input = reply::object_input(&at.child(input, "input"))?;
+            Ok(Some(Block::tool_use(id, name, input)))
+        }
+        kind => Err(at.error(format_args!(
+            "content of type {kind:?} has no block in the record"
+        ))),
+    }
+}
+
+/// `usage`, field for field; a count sent as `null` is no count.
+pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     struct Usage {
         #[serde(default)]
-        input_tokens: u64,
+        input_tokens: Option<u64>,
         #[serde(default)]
-        output_tokens: u64,
+        output_tokens: Option<u64>,
         #[serde(default)]
         cache_creation_input_tokens: Option<u64>,
         #[serde(default)]
         cache_read_input_tokens: Option<u64>,
     }
-
-    let at = At::body(Provider::Anthropic, body)?;
-    let response: Response<'_> = at.read()?;
-    let content_at = at.child(response.content, "content");
-    let content: Vec<&RawValue> = content_at.read()?;
-    let mut blocks = Vec::with_capacity(content.len());
-    for (index, &raw) in content.iter().enumerate() {
-        let block_at = content_at.child(raw, format_args!("[{index}]"));
-        let block: ContentBlock<'_> = block_at.read()?;
-        let missing = |field: &str| {
-            block_at.error(format_args!(
-                "missing field `{field}` in a {} block",
-                block.kind
-            ))
-        };
-        match block.kind.as_str() {
-            "text" => blocks.push(Block::text(block.text.ok_or_else(|| missing("text"))?)),
-            "thinking" => blocks.push(Block::reasoning(
-                block.thinking.ok_or_else(|| missing("thinking"))?,
-            )),
-            // Encrypted reasoning has no words to replay.
-            "redacted_thinking" => {}
-            "tool_use" => {
-                let id = block.id.clone().ok_or_else(|| missing("id"))?;
-                let name = block.name.clone().ok_or_else(|| missing("name"))?;
-                let input = block.input.ok_or_else(|| missing("input"))?;
-                let input = reply::object_input(&block_at.child(input, "input"))?;
-                blocks.push(Block::tool_use(id, name, input));
-            }
-            kind => {
-                return Err(block_at.error(format_args!(
-                    "content of type {kind:?} has no block in the record"
-                )))
-            }
-        }
-    }
-    let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => {
-            let usage: Usage = usage_at.read()?;
-            Some(TokenUsage {
-                input_tokens: usage.input_tokens,
-                output_tokens: usage.output_tokens,
-                cache_creation_input_tokens: usage.cache_creation_input_tokens.unwrap_or(0),
-                cache_read_input_tokens: usage.cache_read_input_tokens.unwrap_or(0),
-            })
-        }
-        None => None,
-    };
-    Ok(reply::assistant(blocks, usage))
+    let usage: Usage = at.read()?;
+    Ok(Counts {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cache_creation: usage.cache_creation_input_tokens,
+        cache_read: usage.cache_read_input_tokens,
+    })
 }

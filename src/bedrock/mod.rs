@@ -64,11 +64,15 @@
 //! `conformance/tests/body_schemas.rs` (the pinned service model's `ConverseRequest` shapes,
 //! with a small shape validator, and each rule above) and `conformance/tests/render_images.rs`.
 
+mod error;
 mod reply;
 mod request;
+mod stream;
 
+pub use self::error::read_error;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request, Role};
+pub use self::stream::stream;
 
 use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;

@@ -6,17 +6,36 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, StoredMessage, TokenUsage};
-use crate::reply::{self, At, ReplyError};
+use crate::record::Block;
+use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::stop::StopReason;
 
-/// Reads a Converse response body (`ConverseResponse`) into the stored message of the
-/// assistant's turn.
+/// The words of `stopReason`, normalized.
+pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
+    ("end_turn", StopReason::EndTurn),
+    ("tool_use", StopReason::ToolUse),
+    ("max_tokens", StopReason::MaxTokens),
+    ("stop_sequence", StopReason::StopSequence),
+    ("guardrail_intervened", StopReason::ContentFilter),
+    ("content_filtered", StopReason::ContentFilter),
+    (
+        "model_context_window_exceeded",
+        StopReason::ContextWindowExceeded,
+    ),
+];
+
+/// Reads a Converse response body (`ConverseResponse`) into the [`Reply`]: the stored message
+/// of the assistant's turn and why it stopped.
 ///
 /// Each block of `output.message.content` becomes one block, in order: `text` as `text`;
 /// `reasoningContent.reasoningText` as `reasoning`; `toolUse` as `tool_use`, with its
 /// `toolUseId`, name and `input` stored as the exact JSON text the reply carried; `image` as
-/// `image` (`image/{format}`, its base64 bytes). `usage` becomes [`TokenUsage`]:
-/// `inputTokens`, `outputTokens`, `cacheWriteInputTokens` and `cacheReadInputTokens`.
+/// `image` (`image/{format}`, its base64 bytes). `usage` becomes
+/// [`TokenUsage`](crate::TokenUsage): `inputTokens`, `outputTokens`, `cacheWriteInputTokens`
+/// and `cacheReadInputTokens`; a count sent as `null` is no count. `stopReason` becomes the
+/// [`StopReason`] of the same name, with `guardrail_intervened` and `content_filtered` →
+/// `content_filter` and `model_context_window_exceeded` → `context_window_exceeded`; any
+/// other word (`malformed_model_output`, `malformed_tool_use`) kept.
 ///
 /// What does not cross prose replay, and is left out: a reasoning block's `signature` and
 /// `redactedContent` (encrypted, with no words to replay). Any other block (citations,
@@ -36,17 +55,21 @@ use crate::reply::{self, At, ReplyError};
 ///   "stopReason": "tool_use",
 ///   "usage": {"inputTokens": 20, "outputTokens": 9, "totalTokens": 29},
 ///   "metrics": {"latencyMs": 300}}"#;
-/// let message = bedrock::read_reply(reply)?;
-/// assert_eq!(message.blocks[0], Block::text("Reading it."));
-/// let Block::ToolUse { input, .. } = &message.blocks[1] else { unreachable!() };
+/// let reply = bedrock::read_reply(reply)?;
+/// assert_eq!(reply.message.blocks[0], Block::text("Reading it."));
+/// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
+/// let Block::ToolUse { input, .. } = &reply.message.blocks[1] else { unreachable!() };
 /// assert_eq!(input.as_str(), r#"{"path": "a.rs"}"#);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
-pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
     struct Response<'a> {
         #[serde(borrow)]
         output: &'a RawValue,
+        #[serde(default)]
+        stop_reason: Option<String>,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
     }
@@ -60,6 +83,31 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         #[serde(borrow)]
         content: Vec<&'a RawValue>,
     }
+
+    let at = At::body(Provider::Bedrock, body)?;
+    let response: Response<'_> = at.read()?;
+    let output_at = at.child(response.output, "output");
+    let output: Output<'_> = output_at.read()?;
+    let message_at = output_at.child(output.message, "message");
+    let message: Message<'_> = message_at.read()?;
+    let mut blocks = Vec::with_capacity(message.content.len());
+    for (index, &raw) in message.content.iter().enumerate() {
+        blocks.extend(read_block(
+            &message_at.child(raw, format_args!("content[{index}]")),
+        )?);
+    }
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => read_usage(&usage_at)?.usage(),
+        None => None,
+    };
+    let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
+    let native = message.content.iter().map(|&raw| raw.to_owned()).collect();
+    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native))
+}
+
+/// One content block: the block it becomes, or `None` for reasoning with no words to replay
+/// (redacted).
+fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct ToolUse<'a> {
@@ -87,71 +135,55 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
     struct ImageSource {
         bytes: String,
     }
+    let fields: BTreeMap<String, &RawValue> = at.read()?;
+    let [(kind, &value)] = fields.iter().collect::<Vec<_>>()[..] else {
+        return Err(at.error("a content block needs exactly one member"));
+    };
+    let value_at = at.child(value, kind.as_str());
+    match kind.as_str() {
+        "text" => Ok(Some(Block::text(value_at.read::<String>()?))),
+        "toolUse" => {
+            let call: ToolUse<'_> = value_at.read()?;
+            let input = reply::object_input(&value_at.child(call.input, "input"))?;
+            Ok(Some(Block::tool_use(call.tool_use_id, call.name, input)))
+        }
+        // Redacted reasoning is encrypted, with no words to replay.
+        "reasoningContent" => Ok(value_at
+            .read::<Reasoning>()?
+            .reasoning_text
+            .map(|text| Block::reasoning(text.text))),
+        "image" => {
+            let image: ImageBlock = value_at.read()?;
+            Ok(Some(Block::image(
+                format!("image/{}", image.format),
+                image.source.bytes,
+            )))
+        }
+        other => Err(at.error(format_args!(
+            "a content block of type {other:?} has no block in the record"
+        ))),
+    }
+}
+
+/// `usage`, as the record counts it; a count sent as `null` is no count.
+pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Usage {
         #[serde(default)]
-        input_tokens: u64,
+        input_tokens: Option<u64>,
         #[serde(default)]
-        output_tokens: u64,
+        output_tokens: Option<u64>,
         #[serde(default)]
-        cache_read_input_tokens: u64,
+        cache_read_input_tokens: Option<u64>,
         #[serde(default)]
-        cache_write_input_tokens: u64,
+        cache_write_input_tokens: Option<u64>,
     }
-
-    let at = At::body(Provider::Bedrock, body)?;
-    let response: Response<'_> = at.read()?;
-    let output_at = at.child(response.output, "output");
-    let output: Output<'_> = output_at.read()?;
-    let message_at = output_at.child(output.message, "message");
-    let message: Message<'_> = message_at.read()?;
-    let mut blocks = Vec::with_capacity(message.content.len());
-    for (index, &raw) in message.content.iter().enumerate() {
-        let block_at = message_at.child(raw, format_args!("content[{index}]"));
-        let fields: BTreeMap<String, &RawValue> = block_at.read()?;
-        let [(kind, &value)] = fields.iter().collect::<Vec<_>>()[..] else {
-            return Err(block_at.error("a content block needs exactly one member"));
-        };
-        let value_at = block_at.child(value, kind.as_str());
-        match kind.as_str() {
-            "text" => blocks.push(Block::text(value_at.read::<String>()?)),
-            "toolUse" => {
-                let call: ToolUse<'_> = value_at.read()?;
-                let input = reply::object_input(&value_at.child(call.input, "input"))?;
-                blocks.push(Block::tool_use(call.tool_use_id, call.name, input));
-            }
-            "reasoningContent" => {
-                // Redacted reasoning is encrypted, with no words to replay.
-                if let Some(text) = value_at.read::<Reasoning>()?.reasoning_text {
-                    blocks.push(Block::reasoning(text.text));
-                }
-            }
-            "image" => {
-                let image: ImageBlock = value_at.read()?;
-                blocks.push(Block::image(
-                    format!("image/{}", image.format),
-                    image.source.bytes,
-                ));
-            }
-            other => {
-                return Err(block_at.error(format_args!(
-                    "a content block of type {other:?} has no block in the record"
-                )))
-            }
-        }
-    }
-    let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => {
-            let usage: Usage = usage_at.read()?;
-            Some(TokenUsage {
-                input_tokens: usage.input_tokens,
-                output_tokens: usage.output_tokens,
-                cache_creation_input_tokens: usage.cache_write_input_tokens,
-                cache_read_input_tokens: usage.cache_read_input_tokens,
-            })
-        }
-        None => None,
-    };
-    Ok(reply::assistant(blocks, usage))
+    let usage: Usage = at.read()?;
+    Ok(Counts {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cache_creation: usage.cache_write_input_tokens,
+        cache_read: usage.cache_read_input_tokens,
+    })
 }

@@ -65,11 +65,15 @@
 //! `GenerateContentRequest` schema, roles, camelCase keys, one data field a part, alternation),
 //! and `conformance/tests/render_images.rs`.
 
+mod error;
 mod reply;
 mod request;
+mod stream;
 
+pub use self::error::read_error;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Content, Request, Role};
+pub use self::stream::stream;
 
 use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;

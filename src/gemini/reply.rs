@@ -6,25 +6,49 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, StoredMessage, TokenUsage, ToolInput};
-use crate::reply::{self, At, ReplyError};
+use crate::record::{Block, ToolInput};
+use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::stop::StopReason;
+
+/// The words of `finishReason`, normalized. Gemini says `STOP` for a tool call too, which
+/// [`Reply`] reads as tool use.
+pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
+    ("STOP", StopReason::EndTurn),
+    ("MAX_TOKENS", StopReason::MaxTokens),
+    ("SAFETY", StopReason::ContentFilter),
+    ("RECITATION", StopReason::ContentFilter),
+    ("PROHIBITED_CONTENT", StopReason::ContentFilter),
+    ("BLOCKLIST", StopReason::ContentFilter),
+    ("SPII", StopReason::ContentFilter),
+];
 
 /// Reads a generateContent response body (`GenerateContentResponse`, or what a streamed
-/// reply accumulates to) into the stored message of the model's turn.
+/// reply accumulates to) into the [`Reply`]: the stored message of the model's turn and why
+/// it stopped.
 ///
 /// The first candidate's parts become blocks, in order: `text` as `text`, or as `reasoning`
-/// when the part is marked `thought`; `functionCall` as `tool_use`, with the call's `id` (or,
-/// on models that give none, `call_{n}` from the part's position `n`, stable for the same
-/// reply), its name, and `args` stored as the exact JSON text the reply carried (`{}` when it
-/// has none); `inlineData` (an image the model made) as `image`. `usageMetadata` becomes
-/// [`TokenUsage`]: `promptTokenCount`, `candidatesTokenCount` plus `thoughtsTokenCount` (both
-/// billed as output), and `cachedContentTokenCount` as cache reads.
+/// when the part is marked `thought`, adjacent text parts of one kind joined into one block
+/// (a text split across parts, as a stream delivers it, is one text); `functionCall` as
+/// `tool_use`, with the call's `id` (or, on models that give none, one the crate makes:
+/// `made_0_{k}` for the reply's `k`-th call, stable for the same reply, marked by the prefix
+/// `made_` so it is never mistaken for the provider's), its name, and `args` stored as the
+/// exact JSON text the reply carried (`{}` when it has none; `args` that are no JSON object
+/// are an error); `inlineData` (an image the model made) as `image`. `usageMetadata` becomes
+/// [`TokenUsage`](crate::TokenUsage): `promptTokenCount`, `candidatesTokenCount` plus
+/// `thoughtsTokenCount` (both billed as output), and `cachedContentTokenCount` as cache
+/// reads.
+///
+/// `finishReason` becomes the [`StopReason`]: `STOP` → `end_turn`, or `tool_use` when the reply
+/// calls a tool; `MAX_TOKENS` → `max_tokens`; `SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`,
+/// `BLOCKLIST` and `SPII` → `content_filter` (a candidate they stopped may have no content:
+/// its message has no block); any other word kept.
 ///
 /// What does not cross prose replay, and is left out: `thoughtSignature` (Gemini 3 asks for it
 /// back with function calls; replay sends no native function calls), other candidates,
 /// safety ratings and citation metadata. Any other part (`executableCode`,
 /// `codeExecutionResult`, `fileData`, ...) has no block in the record: it is an error, never
-/// dropped silently, and so is a reply with no candidate, or a candidate with no content.
+/// dropped silently, and so is a reply with no candidate (a blocked prompt), or a candidate
+/// with neither content nor a finish reason.
 ///
 /// # Errors
 ///
@@ -38,13 +62,14 @@ use crate::reply::{self, At, ReplyError};
 ///     {"functionCall": {"name": "read", "args": {"path": "a.rs"}}}
 ///   ]}, "finishReason": "STOP"}],
 ///   "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 9, "totalTokenCount": 29}}"#;
-/// let message = gemini::read_reply(reply)?;
-/// assert_eq!(message.blocks[0], Block::reasoning("Need the file."));
-/// let Block::ToolUse { id, input, .. } = &message.blocks[1] else { unreachable!() };
-/// assert_eq!((id.as_str(), input.as_str()), ("call_1", r#"{"path": "a.rs"}"#));
+/// let reply = gemini::read_reply(reply)?;
+/// assert_eq!(reply.message.blocks[0], Block::reasoning("Need the file."));
+/// let Block::ToolUse { id, input, .. } = &reply.message.blocks[1] else { unreachable!() };
+/// assert_eq!((id.as_str(), input.as_str()), ("made_0_0", r#"{"path": "a.rs"}"#));
+/// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
-pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Response<'a> {
@@ -55,15 +80,71 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         #[serde(default)]
         prompt_feedback: Option<Feedback>,
     }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Feedback {
-        #[serde(default)]
-        block_reason: Option<String>,
+
+    let at = At::body(Provider::Gemini, body)?;
+    let response: Response<'_> = at.read()?;
+    let candidates: Vec<&RawValue> = match response.candidates {
+        Some(raw) => at.child(raw, "candidates").read()?,
+        None => Vec::new(),
+    };
+    let Some(&first) = candidates.first() else {
+        return Err(at.error(format_args!(
+            "the reply has no candidate{}",
+            blocked(response.prompt_feedback)
+        )));
+    };
+    let candidate_at = at.child(first, "candidates[0]");
+    let candidate = read_candidate(&candidate_at)?;
+    if candidate.parts.is_none() && candidate.finish_reason.is_none() {
+        return Err(candidate_at.error("the candidate has no content"));
     }
+    let mut blocks = Parts::default();
+    let mut native = Vec::new();
+    for part_at in candidate.parts.iter().flatten() {
+        blocks.push(read_part(part_at)?);
+        native.push(part_at.raw().to_owned());
+    }
+    let usage = match at.present(response.usage_metadata, "usageMetadata") {
+        Some(usage_at) => read_usage(&usage_at)?.usage(),
+        None => None,
+    };
+    let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
+    Ok(Reply::new(
+        Provider::Gemini,
+        blocks.blocks,
+        usage,
+        stop,
+        native,
+    ))
+}
+
+/// `promptFeedback`, which says why a prompt got no candidate.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Feedback {
+    #[serde(default)]
+    block_reason: Option<String>,
+}
+
+/// Why there is no candidate, for an error: ` (the prompt was blocked: SAFETY)`, or nothing.
+pub(super) fn blocked(feedback: Option<Feedback>) -> String {
+    feedback
+        .and_then(|feedback| feedback.block_reason)
+        .map(|reason| format!(" (the prompt was blocked: {reason})"))
+        .unwrap_or_default()
+}
+
+/// A candidate, read in place: each of its parts (when it has content) and its finish
+/// reason.
+pub(super) struct Candidate<'a> {
+    pub(super) parts: Option<Vec<At<'a>>>,
+    pub(super) finish_reason: Option<String>,
+}
+
+pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
-    struct Candidate<'a> {
+    struct Fields<'a> {
         #[serde(borrow, default)]
         content: Option<&'a RawValue>,
         #[serde(default)]
@@ -74,68 +155,60 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         #[serde(borrow, default)]
         parts: Option<&'a RawValue>,
     }
+    let fields: Fields<'a> = at.read()?;
+    let parts = match at.present(fields.content, "content") {
+        Some(content_at) => {
+            let content: Content<'a> = content_at.read()?;
+            let parts: Vec<&RawValue> = match content.parts {
+                Some(parts) => content_at.child(parts, "parts").read()?,
+                None => Vec::new(),
+            };
+            let parts_at = content.parts.map(|parts| content_at.child(parts, "parts"));
+            Some(
+                parts
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(index, raw)| {
+                        parts_at
+                            .as_ref()
+                            .map(|parts_at| parts_at.child(raw, format_args!("[{index}]")))
+                    })
+                    .collect(),
+            )
+        }
+        None => None,
+    };
+    Ok(Candidate {
+        parts,
+        finish_reason: fields.finish_reason,
+    })
+}
+
+/// `usageMetadata`; a count sent as `null` is no count. Thoughts are billed as output.
+pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Usage {
         #[serde(default)]
-        prompt_token_count: u64,
+        prompt_token_count: Option<u64>,
         #[serde(default)]
-        candidates_token_count: u64,
+        candidates_token_count: Option<u64>,
         #[serde(default)]
-        thoughts_token_count: u64,
+        thoughts_token_count: Option<u64>,
         #[serde(default)]
-        cached_content_token_count: u64,
+        cached_content_token_count: Option<u64>,
     }
-
-    let at = At::body(Provider::Gemini, body)?;
-    let response: Response<'_> = at.read()?;
-    let candidates: Vec<&RawValue> = match response.candidates {
-        Some(raw) => at.child(raw, "candidates").read()?,
-        None => Vec::new(),
+    let usage: Usage = at.read()?;
+    let output = match (usage.candidates_token_count, usage.thoughts_token_count) {
+        (None, None) => None,
+        (candidates, thoughts) => Some(candidates.unwrap_or(0) + thoughts.unwrap_or(0)),
     };
-    let Some(&first) = candidates.first() else {
-        let why = response
-            .prompt_feedback
-            .and_then(|feedback| feedback.block_reason)
-            .map(|reason| format!(" (the prompt was blocked: {reason})"))
-            .unwrap_or_default();
-        return Err(at.error(format_args!("the reply has no candidate{why}")));
-    };
-    let candidate_at = at.child(first, "candidates[0]");
-    let candidate: Candidate<'_> = candidate_at.read()?;
-    let Some(content) = candidate.content else {
-        let why = candidate
-            .finish_reason
-            .map(|reason| format!(" (finish reason {reason})"))
-            .unwrap_or_default();
-        return Err(candidate_at.error(format_args!("the candidate has no content{why}")));
-    };
-    let content_at = candidate_at.child(content, "content");
-    let content: Content<'_> = content_at.read()?;
-    let mut blocks = Vec::new();
-    if let Some(parts) = content.parts {
-        let parts_at = content_at.child(parts, "parts");
-        let parts: Vec<&RawValue> = parts_at.read()?;
-        for (index, &raw) in parts.iter().enumerate() {
-            if let Some(block) = read_part(&parts_at.child(raw, format_args!("[{index}]")), index)?
-            {
-                blocks.push(block);
-            }
-        }
-    }
-    let usage = match at.present(response.usage_metadata, "usageMetadata") {
-        Some(usage_at) => {
-            let usage: Usage = usage_at.read()?;
-            Some(TokenUsage {
-                input_tokens: usage.prompt_token_count,
-                output_tokens: usage.candidates_token_count + usage.thoughts_token_count,
-                cache_creation_input_tokens: 0,
-                cache_read_input_tokens: usage.cached_content_token_count,
-            })
-        }
-        None => None,
-    };
-    Ok(reply::assistant(blocks, usage))
+    Ok(Counts {
+        input: usage.prompt_token_count,
+        output,
+        cache_creation: None,
+        cache_read: usage.cached_content_token_count,
+    })
 }
 
 /// The keys of a part that describe it rather than carry its data.
@@ -147,8 +220,24 @@ const PART_METADATA: [&str; 5] = [
     "mediaResolution",
 ];
 
-/// One part: the block it becomes, or `None` for a part with no data (only metadata).
-fn read_part(at: &At<'_>, index: usize) -> Result<Option<Block>, ReplyError> {
+/// What one part carries.
+pub(super) enum Part {
+    /// Text, or the model's thought.
+    Text { text: String, thought: bool },
+    /// A function call, with the id the provider gave it, if any.
+    Call {
+        id: Option<String>,
+        name: String,
+        input: ToolInput,
+    },
+    /// An image the model made.
+    Image { media_type: String, data: String },
+    /// A part with no data, only metadata (a thought signature on its own).
+    Empty,
+}
+
+/// One part, read.
+pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
     #[derive(Deserialize)]
     struct Call<'a> {
         #[serde(default)]
@@ -171,20 +260,16 @@ fn read_part(at: &At<'_>, index: usize) -> Result<Option<Block>, ReplyError> {
         .collect();
     let [(kind, &raw)] = data.as_slice() else {
         return match data.as_slice() {
-            [] => Ok(None),
+            [] => Ok(Part::Empty),
             _ => Err(at.error("a part has more than one data field")),
         };
     };
     let field_at = at.child(raw, kind.as_str());
     match kind.as_str() {
-        "text" => {
-            let text: String = field_at.read()?;
-            Ok(Some(if thought {
-                Block::reasoning(text)
-            } else {
-                Block::text(text)
-            }))
-        }
+        "text" => Ok(Part::Text {
+            text: field_at.read()?,
+            thought,
+        }),
         "functionCall" => {
             let call: Call<'_> = field_at.read()?;
             let input = match call.args {
@@ -193,18 +278,95 @@ fn read_part(at: &At<'_>, index: usize) -> Result<Option<Block>, ReplyError> {
                 }
                 Some(_) | None => ToolInput::json_unchecked("{}".to_owned()),
             };
-            Ok(Some(Block::tool_use(
-                call.id.unwrap_or_else(|| format!("call_{index}")),
-                call.name,
+            Ok(Part::Call {
+                id: call.id,
+                name: call.name,
                 input,
-            )))
+            })
         }
         "inlineData" => {
             let image: InlineData = field_at.read()?;
-            Ok(Some(Block::image(image.mime_type, image.data)))
+            Ok(Part::Image {
+                media_type: image.mime_type,
+                data: image.data,
+            })
         }
         other => Err(at.error(format_args!(
             "a part with {other:?} has no block in the record"
         ))),
+    }
+}
+
+/// The blocks of a candidate's parts, whole or streamed: adjacent text parts of one kind
+/// join into one block (a stream delivers a text as many parts), an empty text adds nothing,
+/// and a call without an id gets one the crate makes.
+#[derive(Debug, Default)]
+pub(super) struct Parts {
+    pub(super) blocks: Vec<Block>,
+    calls: usize,
+}
+
+/// What a part added to the blocks, for a stream's deltas: the block it went to, and what it
+/// added there.
+pub(super) enum Added<'b> {
+    Text(usize, &'b str),
+    Reasoning(usize, &'b str),
+    Call(usize, &'b str, &'b str, &'b str),
+    Other,
+}
+
+impl Parts {
+    pub(super) fn push(&mut self, part: Part) -> Added<'_> {
+        match part {
+            Part::Text { text, .. } if text.is_empty() => Added::Other,
+            Part::Text { text, thought } => {
+                let joins = match self.blocks.last() {
+                    Some(Block::Text { .. }) => !thought,
+                    Some(Block::Reasoning { .. }) => thought,
+                    Some(
+                        Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Image { .. },
+                    )
+                    | None => false,
+                };
+                if !joins {
+                    self.blocks.push(if thought {
+                        Block::reasoning(String::new())
+                    } else {
+                        Block::text(String::new())
+                    });
+                }
+                let index = self.blocks.len() - 1;
+                match self.blocks.last_mut() {
+                    Some(Block::Text { text: joined }) => {
+                        let start = joined.len();
+                        joined.push_str(&text);
+                        Added::Text(index, joined.get(start..).unwrap_or_default())
+                    }
+                    Some(Block::Reasoning { reasoning: joined }) => {
+                        let start = joined.len();
+                        joined.push_str(&text);
+                        Added::Reasoning(index, joined.get(start..).unwrap_or_default())
+                    }
+                    Some(_) | None => Added::Other,
+                }
+            }
+            Part::Call { id, name, input } => {
+                let id = id.unwrap_or_else(|| reply::made_id(0, self.calls));
+                self.calls += 1;
+                self.blocks.push(Block::tool_use(id, name, input));
+                let index = self.blocks.len() - 1;
+                match self.blocks.last() {
+                    Some(Block::ToolUse { id, name, input }) => {
+                        Added::Call(index, id, name, input.as_str())
+                    }
+                    Some(_) | None => Added::Other,
+                }
+            }
+            Part::Image { media_type, data } => {
+                self.blocks.push(Block::image(media_type, data));
+                Added::Other
+            }
+            Part::Empty => Added::Other,
+        }
     }
 }

@@ -49,11 +49,16 @@
 //! `CreateChatCompletionRequest` schema and each rule above), and
 //! `conformance/tests/render_images.rs` (roles, formats, sizes, limits).
 
+mod error;
 mod reply;
 mod request;
+mod stream;
 
+pub use self::error::read_error;
+pub(crate) use self::error::{from_parts as error_from_parts, read as read_any_error};
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request};
+pub use self::stream::stream;
 
 use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;

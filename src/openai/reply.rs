@@ -4,18 +4,37 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, StoredMessage, TokenUsage, ToolInput};
-use crate::reply::{self, At, ReplyError};
+use crate::record::{Block, ToolInput};
+use crate::reply::{At, Counts, Reply, ReplyError};
+use crate::stop::StopReason;
+
+/// The words of `finish_reason`, normalized. OpenAI says `stop` for an ordinary end and for a
+/// stop sequence alike.
+pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
+    ("stop", StopReason::EndTurn),
+    ("length", StopReason::MaxTokens),
+    ("tool_calls", StopReason::ToolUse),
+    ("function_call", StopReason::ToolUse),
+    ("content_filter", StopReason::ContentFilter),
+];
 
 /// Reads a Chat Completions response body (`CreateChatCompletionResponse`, or what a streamed
-/// reply accumulates to) into the stored message of the assistant's turn.
+/// reply accumulates to) into the [`Reply`]: the stored message of the assistant's turn and
+/// why it stopped.
 ///
-/// The first choice's message becomes one [`StoredMessage`] of the `assistant` role, its blocks
-/// in this order: `reasoning_content` (which compatible servers return) as `reasoning`;
+/// The first choice's message becomes one stored message of the `assistant` role, its blocks
+/// in this order: `reasoning_content` or `reasoning` (which compatible servers return) as
+/// `reasoning`;
 /// `content` as `text`; a `refusal` as `text` (its words are what the model said); each of
 /// `tool_calls` as `tool_use`, with the call's id, name and its `arguments` string stored as it
-/// is. `usage` becomes [`TokenUsage`]: `prompt_tokens` (which include cached tokens),
-/// `completion_tokens`, and `prompt_tokens_details.cached_tokens` as cache reads.
+/// is. `usage` becomes [`TokenUsage`](crate::TokenUsage): `prompt_tokens` (which include
+/// cached tokens), `completion_tokens`, and `prompt_tokens_details.cached_tokens` as cache
+/// reads; a count sent as `null` is no count.
+///
+/// `finish_reason` becomes the [`StopReason`]: `stop` → `end_turn` (or `tool_use` when the
+/// message calls tools), `length` → `max_tokens`, `tool_calls` and `function_call` →
+/// `tool_use`, `content_filter` → `content_filter`, any other word kept; a message with a
+/// `refusal` stops for `refusal`.
 ///
 /// What does not cross: other choices (`n` > 1), `logprobs`, and `annotations` (citations'
 /// metadata) are not content and are left out. Audio output and the deprecated
@@ -33,15 +52,16 @@ use crate::reply::{self, At, ReplyError};
 ///     "tool_calls": [{"id": "call_1", "type": "function",
 ///                     "function": {"name": "read", "arguments": "{\"path\":\"a.rs\"}"}}]}}],
 ///   "usage": {"prompt_tokens": 20, "completion_tokens": 9, "total_tokens": 29}}"#;
-/// let message = openai::read_reply(reply)?;
-/// assert_eq!(message.blocks, [
+/// let reply = openai::read_reply(reply)?;
+/// assert_eq!(reply.message.blocks, [
 ///     Block::text("Reading it."),
 ///     Block::tool_use("call_1", "read", r#"{"path":"a.rs"}"#),
 /// ]);
-/// assert_eq!(message.usage.map(|usage| usage.input_tokens), Some(20));
+/// assert_eq!(reply.message.usage.map(|usage| usage.input_tokens), Some(20));
+/// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
-pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
     struct Response<'a> {
         #[serde(borrow)]
@@ -53,6 +73,8 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
     struct Choice<'a> {
         #[serde(borrow)]
         message: &'a RawValue,
+        #[serde(default)]
+        finish_reason: Option<String>,
     }
     #[derive(Deserialize)]
     struct Message<'a> {
@@ -62,6 +84,8 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         refusal: Option<String>,
         #[serde(default)]
         reasoning_content: Option<String>,
+        #[serde(default)]
+        reasoning: Option<String>,
         #[serde(borrow, default)]
         tool_calls: Option<&'a RawValue>,
         #[serde(borrow, default)]
@@ -92,33 +116,45 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         }
     }
     let mut blocks = Vec::new();
-    if let Some(reasoning) = message.reasoning_content.filter(|text| !text.is_empty()) {
+    if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
         blocks.push(Block::reasoning(reasoning));
     }
+    let mut refused = false;
     if let Some(content) = message.content {
-        read_content(&message_at.child(content, "content"), &mut blocks)?;
+        refused |= read_content(&message_at.child(content, "content"), &mut blocks)?;
     }
     if let Some(refusal) = message.refusal {
+        refused = true;
         blocks.push(Block::text(refusal));
     }
+    let mut free_form = Vec::new();
     if let Some(calls) = message.tool_calls {
         let calls_at = message_at.child(calls, "tool_calls");
         let calls: Option<Vec<&RawValue>> = calls_at.read()?;
         for (index, &call) in calls.iter().flatten().enumerate() {
-            blocks.push(read_tool_call(
-                &calls_at.child(call, format_args!("[{index}]")),
-            )?);
+            let (block, free) = read_tool_call(&calls_at.child(call, format_args!("[{index}]")))?;
+            if let (true, Block::ToolUse { id, .. }) = (free, &block) {
+                free_form.push(id.clone());
+            }
+            blocks.push(block);
         }
     }
     let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => Some(read_usage(&usage_at)?),
+        Some(usage_at) => read_usage(&usage_at)?.usage(),
         None => None,
     };
-    Ok(reply::assistant(blocks, usage))
+    let stop = if refused {
+        StopReason::Refusal
+    } else {
+        StopReason::from_word(choice.finish_reason.as_deref(), &FINISH_REASONS)
+    };
+    let native = vec![choice.message.to_owned()];
+    Ok(Reply::new(Provider::OpenAi, blocks, usage, stop, native).free_form(&free_form))
 }
 
-/// `content`: a string, null, or (from some compatible servers) an array of text parts.
-fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<(), ReplyError> {
+/// `content`: a string, null, or (from some compatible servers) an array of text parts;
+/// whether any of them is a refusal.
+fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<bool, ReplyError> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Content<'a> {
@@ -135,19 +171,19 @@ fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<(), ReplyError> 
         #[serde(default)]
         refusal: Option<String>,
     }
+    let mut refused = false;
     match at.read::<Content<'_>>()? {
-        Content::Text(text) => {
-            if !text.is_empty() {
-                blocks.push(Block::text(text));
-            }
-        }
+        Content::Text(text) => blocks.push(Block::text(text)),
         Content::Parts(parts) => {
             for (index, &raw) in parts.iter().enumerate() {
                 let part_at = at.child(raw, format_args!("[{index}]"));
                 let part: ContentPart = part_at.read()?;
                 match (part.kind.as_str(), part.text, part.refusal) {
                     ("text", Some(text), _) => blocks.push(Block::text(text)),
-                    ("refusal", _, Some(refusal)) => blocks.push(Block::text(refusal)),
+                    ("refusal", _, Some(refusal)) => {
+                        refused = true;
+                        blocks.push(Block::text(refusal));
+                    }
                     (kind, _, _) => {
                         return Err(part_at.error(format_args!(
                             "content of type {kind:?} has no block in the record"
@@ -158,12 +194,13 @@ fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<(), ReplyError> 
         }
         Content::Null(()) => {}
     }
-    Ok(())
+    Ok(refused)
 }
 
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
-/// stored as the exact text the reply carried.
-fn read_tool_call(at: &At<'_>) -> Result<Block, ReplyError> {
+/// stored as the exact text the reply carried, and whether the input is free-form text rather
+/// than JSON.
+fn read_tool_call(at: &At<'_>) -> Result<(Block, bool), ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         id: String,
@@ -186,26 +223,27 @@ fn read_tool_call(at: &At<'_>) -> Result<Block, ReplyError> {
     }
     let call: Call = at.read()?;
     match (call.kind.as_str(), call.function, call.custom) {
-        ("function", Some(function), _) => Ok(Block::tool_use(
-            call.id,
-            function.name,
-            ToolInput::from(function.arguments),
+        ("function", Some(function), _) => Ok((
+            Block::tool_use(call.id, function.name, ToolInput::from(function.arguments)),
+            false,
         )),
-        ("custom", _, Some(custom)) => Ok(Block::tool_use(call.id, custom.name, custom.input)),
+        ("custom", _, Some(custom)) => {
+            Ok((Block::tool_use(call.id, custom.name, custom.input), true))
+        }
         (kind, _, _) => Err(at.error(format_args!(
             "a tool call of type {kind:?} has no block in the record"
         ))),
     }
 }
 
-/// `usage`, as the record counts it.
-fn read_usage(at: &At<'_>) -> Result<TokenUsage, ReplyError> {
+/// `usage`, as the record counts it; a count sent as `null` is no count.
+pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     struct Usage {
         #[serde(default)]
-        prompt_tokens: u64,
+        prompt_tokens: Option<u64>,
         #[serde(default)]
-        completion_tokens: u64,
+        completion_tokens: Option<u64>,
         #[serde(default)]
         prompt_tokens_details: Option<Details>,
     }
@@ -215,13 +253,12 @@ fn read_usage(at: &At<'_>) -> Result<TokenUsage, ReplyError> {
         cached_tokens: Option<u64>,
     }
     let usage: Usage = at.read()?;
-    Ok(TokenUsage {
-        input_tokens: usage.prompt_tokens,
-        output_tokens: usage.completion_tokens,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: usage
+    Ok(Counts {
+        input: usage.prompt_tokens,
+        output: usage.completion_tokens,
+        cache_creation: None,
+        cache_read: usage
             .prompt_tokens_details
-            .and_then(|details| details.cached_tokens)
-            .unwrap_or(0),
+            .and_then(|details| details.cached_tokens),
     })
 }

@@ -46,11 +46,15 @@
 //! (each `input` item against the pinned `EasyInputMessage`, the body against
 //! `CreateResponse`) and `conformance/tests/render_images.rs`.
 
+mod error;
 mod reply;
 mod request;
+mod stream;
 
+pub use self::error::read_error;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request};
+pub use self::stream::stream;
 
 use crate::body::{self, BodyError, Turn};
 use crate::openai;

@@ -4,19 +4,34 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, StoredMessage, TokenUsage, ToolInput};
-use crate::reply::{self, At, ReplyError};
+use crate::record::{Block, ToolInput};
+use crate::reply::{At, Counts, Reply, ReplyError};
+use crate::stop::StopReason;
+
+/// The words of `incomplete_details.reason`, normalized.
+pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
+    ("max_output_tokens", StopReason::MaxTokens),
+    ("content_filter", StopReason::ContentFilter),
+];
 
 /// Reads a Responses response body (`Response`, or what a streamed reply accumulates to)
-/// into the stored message of the assistant's turn.
+/// into the [`Reply`]: the stored message of the assistant's turn and why it stopped.
 ///
 /// Each item of `output` becomes blocks, in order: a `message`'s `output_text` parts as
 /// `text`, and its `refusal`s as `text` (their words are what the model said); a `reasoning`
-/// item's `summary` texts as `reasoning`; a `function_call` as `tool_use`, with its `call_id`,
+/// item's `summary` texts (and its `reasoning_text` content, which open-weight models return)
+/// as `reasoning`; a `function_call` as `tool_use`, with its `call_id`,
 /// name and `arguments` string stored as it is (a `custom_tool_call` likewise, with its
-/// `input`); an `image_generation_call`'s `result` as `image`. `usage` becomes [`TokenUsage`]:
-/// `input_tokens` (which include cached tokens), `output_tokens`, and
-/// `input_tokens_details.cached_tokens` as cache reads.
+/// `input`); an `image_generation_call`'s `result` as `image`. `usage` becomes
+/// [`TokenUsage`](crate::TokenUsage): `input_tokens` (which include cached tokens),
+/// `output_tokens`, and `input_tokens_details.cached_tokens` as cache reads; a count sent as
+/// `null` is no count.
+///
+/// `status` becomes the [`StopReason`]: `completed` → `end_turn`, or `tool_use` when the
+/// reply calls a tool, or `refusal` when it refuses; `incomplete` by its
+/// `incomplete_details.reason` (`max_output_tokens` → `max_tokens`, `content_filter` →
+/// `content_filter`, any other word kept); any other status kept. A `failed` response is
+/// no turn: an error that carries the response's `error`.
 ///
 /// What does not cross prose replay, and is left out: a reasoning item's
 /// `encrypted_content`, and `annotations` (citations' metadata). Any other item (web search,
@@ -36,81 +51,179 @@ use crate::reply::{self, At, ReplyError};
 ///      "arguments": "{\"path\":\"a.rs\"}", "status": "completed"}],
 ///   "usage": {"input_tokens": 20, "output_tokens": 9, "total_tokens": 29,
 ///             "input_tokens_details": {"cached_tokens": 4}}}"#;
-/// let message = openai_responses::read_reply(reply)?;
-/// assert_eq!(message.blocks, [
+/// let reply = openai_responses::read_reply(reply)?;
+/// assert_eq!(reply.message.blocks, [
 ///     Block::reasoning("Need the file."),
 ///     Block::tool_use("call_1", "read", r#"{"path":"a.rs"}"#),
 /// ]);
-/// assert_eq!(message.usage.map(|usage| usage.cache_read_input_tokens), Some(4));
+/// assert_eq!(reply.message.usage.map(|usage| usage.cache_read_input_tokens), Some(4));
+/// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
-pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
+pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
+    let at = At::body(Provider::OpenAiResponses, body)?;
+    let response = read_response(&at)?;
+    let mut items = Items::default();
+    for item_at in &response.output {
+        items.read(item_at)?;
+    }
+    Ok(items.reply(response.stop, response.usage))
+}
+
+/// A `Response` object, read: its output items in place, why it stopped, and its usage.
+pub(super) struct Response<'a> {
+    pub(super) output: Vec<At<'a>>,
+    pub(super) stop: StopReason,
+    pub(super) usage: Option<Counts>,
+}
+
+pub(super) fn read_response<'a>(at: &At<'a>) -> Result<Response<'a>, ReplyError> {
     #[derive(Deserialize)]
-    struct Response<'a> {
+    struct Fields<'a> {
         #[serde(borrow)]
         output: &'a RawValue,
+        #[serde(default)]
+        status: Option<String>,
+        #[serde(default)]
+        incomplete_details: Option<Incomplete>,
+        #[serde(borrow, default)]
+        error: Option<&'a RawValue>,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
     }
     #[derive(Deserialize)]
-    struct Item<'a> {
-        #[serde(rename = "type")]
-        kind: String,
-        #[serde(borrow, default)]
-        content: Option<Vec<&'a RawValue>>,
+    struct Incomplete {
         #[serde(default)]
-        summary: Option<Vec<Summary>>,
-        #[serde(default)]
-        call_id: Option<String>,
-        #[serde(default)]
-        name: Option<String>,
-        #[serde(default)]
-        arguments: Option<String>,
-        #[serde(default)]
-        input: Option<String>,
-        #[serde(default)]
-        result: Option<String>,
-        #[serde(default)]
-        output_format: Option<String>,
+        reason: Option<String>,
     }
     #[derive(Deserialize)]
-    struct Summary {
-        text: String,
-    }
-    #[derive(Deserialize)]
-    struct ContentPart {
-        #[serde(rename = "type")]
-        kind: String,
+    struct Failure {
         #[serde(default)]
-        text: Option<String>,
+        code: Option<String>,
         #[serde(default)]
-        refusal: Option<String>,
+        message: Option<String>,
     }
+    let fields: Fields<'a> = at.read()?;
+    let status = fields.status.as_deref();
+    if status == Some("failed") {
+        let failure: Option<Failure> = match at.present(fields.error, "error") {
+            Some(error_at) => Some(error_at.read()?),
+            None => None,
+        };
+        let (code, message) = failure
+            .map(|failure| (failure.code, failure.message))
+            .unwrap_or_default();
+        return Err(at.error(format_args!(
+            "the response failed ({}): {}",
+            code.as_deref().unwrap_or("no code"),
+            message.as_deref().unwrap_or("no message")
+        )));
+    }
+    let stop = match status {
+        Some("completed") => StopReason::EndTurn,
+        Some("incomplete") => StopReason::from_word(
+            fields
+                .incomplete_details
+                .and_then(|details| details.reason)
+                .as_deref(),
+            &INCOMPLETE_REASONS,
+        ),
+        other => StopReason::from_word(other, &[]),
+    };
+    let output_at = at.child(fields.output, "output");
+    let output: Vec<&RawValue> = output_at.read()?;
+    let usage = match at.present(fields.usage, "usage") {
+        Some(usage_at) => Some(read_usage(&usage_at)?),
+        None => None,
+    };
+    Ok(Response {
+        output: output
+            .into_iter()
+            .enumerate()
+            .map(|(index, raw)| output_at.child(raw, format_args!("[{index}]")))
+            .collect(),
+        stop,
+        usage,
+    })
+}
+
+/// `usage`, as the record counts it; a count sent as `null` is no count.
+fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     struct Usage {
         #[serde(default)]
-        input_tokens: u64,
+        input_tokens: Option<u64>,
         #[serde(default)]
-        output_tokens: u64,
+        output_tokens: Option<u64>,
         #[serde(default)]
         input_tokens_details: Option<Details>,
     }
     #[derive(Deserialize)]
     struct Details {
         #[serde(default)]
-        cached_tokens: u64,
+        cached_tokens: Option<u64>,
     }
+    let usage: Usage = at.read()?;
+    Ok(Counts {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cache_creation: None,
+        cache_read: usage
+            .input_tokens_details
+            .and_then(|details| details.cached_tokens),
+    })
+}
 
-    let at = At::body(Provider::OpenAiResponses, body)?;
-    let response: Response<'_> = at.read()?;
-    let output_at = at.child(response.output, "output");
-    let output: Vec<&RawValue> = output_at.read()?;
-    let mut blocks = Vec::new();
-    for (index, &raw) in output.iter().enumerate() {
-        let item_at = output_at.child(raw, format_args!("[{index}]"));
-        let item: Item<'_> = item_at.read()?;
+/// The output items of a reply, whole or streamed, as blocks: each item read once, and kept
+/// verbatim for the round in flight.
+#[derive(Default)]
+pub(super) struct Items {
+    blocks: Vec<Block>,
+    native: Vec<Box<RawValue>>,
+    refused: bool,
+    free_form: Vec<String>,
+}
+
+impl Items {
+    /// Reads one output item into its blocks.
+    pub(super) fn read(&mut self, at: &At<'_>) -> Result<(), ReplyError> {
+        #[derive(Deserialize)]
+        struct Item<'a> {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(borrow, default)]
+            content: Option<Vec<&'a RawValue>>,
+            #[serde(default)]
+            summary: Option<Vec<Summary>>,
+            #[serde(default)]
+            call_id: Option<String>,
+            #[serde(default)]
+            name: Option<String>,
+            #[serde(default)]
+            arguments: Option<String>,
+            #[serde(default)]
+            input: Option<String>,
+            #[serde(default)]
+            result: Option<String>,
+            #[serde(default)]
+            output_format: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Summary {
+            text: String,
+        }
+        #[derive(Deserialize)]
+        struct ContentPart {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(default)]
+            text: Option<String>,
+            #[serde(default)]
+            refusal: Option<String>,
+        }
+        let item: Item<'_> = at.read()?;
         let missing = |field: &str| {
-            item_at.error(format_args!(
+            at.error(format_args!(
                 "missing field `{field}` in a {} item",
                 item.kind
             ))
@@ -118,11 +231,14 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
         match item.kind.as_str() {
             "message" => {
                 for (part, &raw) in item.content.iter().flatten().enumerate() {
-                    let part_at = item_at.child(raw, format_args!("content[{part}]"));
+                    let part_at = at.child(raw, format_args!("content[{part}]"));
                     let content: ContentPart = part_at.read()?;
                     match (content.kind.as_str(), content.text, content.refusal) {
-                        ("output_text", Some(text), _) => blocks.push(Block::text(text)),
-                        ("refusal", _, Some(refusal)) => blocks.push(Block::text(refusal)),
+                        ("output_text", Some(text), _) => self.blocks.push(Block::text(text)),
+                        ("refusal", _, Some(refusal)) => {
+                            self.refused = true;
+                            self.blocks.push(Block::text(refusal));
+                        }
                         (kind, _, _) => {
                             return Err(part_at.error(format_args!(
                                 "content of type {kind:?} has no block in the record"
@@ -133,46 +249,65 @@ pub fn read_reply(body: &str) -> Result<StoredMessage, ReplyError> {
             }
             "reasoning" => {
                 for summary in item.summary.into_iter().flatten() {
-                    blocks.push(Block::reasoning(summary.text));
+                    self.blocks.push(Block::reasoning(summary.text));
+                }
+                // The reasoning itself, which open-weight models return beside the summary.
+                for (part, &raw) in item.content.iter().flatten().enumerate() {
+                    let part_at = at.child(raw, format_args!("content[{part}]"));
+                    let content: ContentPart = part_at.read()?;
+                    match (content.kind.as_str(), content.text) {
+                        ("reasoning_text", Some(text)) => self.blocks.push(Block::reasoning(text)),
+                        (kind, _) => {
+                            return Err(part_at.error(format_args!(
+                                "reasoning of type {kind:?} has no block in the record"
+                            )))
+                        }
+                    }
                 }
             }
             "function_call" => {
                 let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
                 let name = item.name.clone().ok_or_else(|| missing("name"))?;
                 let arguments = item.arguments.clone().ok_or_else(|| missing("arguments"))?;
-                blocks.push(Block::tool_use(call_id, name, ToolInput::from(arguments)));
+                self.blocks
+                    .push(Block::tool_use(call_id, name, ToolInput::from(arguments)));
             }
             "custom_tool_call" => {
                 let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
                 let name = item.name.clone().ok_or_else(|| missing("name"))?;
                 let input = item.input.clone().ok_or_else(|| missing("input"))?;
-                blocks.push(Block::tool_use(call_id, name, input));
+                self.free_form.push(call_id.clone());
+                self.blocks.push(Block::tool_use(call_id, name, input));
             }
             "image_generation_call" => {
                 let data = item.result.clone().ok_or_else(|| missing("result"))?;
                 let format = item.output_format.as_deref().unwrap_or("png");
-                blocks.push(Block::image(format!("image/{format}"), data));
+                self.blocks
+                    .push(Block::image(format!("image/{format}"), data));
             }
             kind => {
-                return Err(item_at.error(format_args!(
+                return Err(at.error(format_args!(
                     "an output item of type {kind:?} has no block in the record"
                 )))
             }
         }
+        self.native.push(at.raw().to_owned());
+        Ok(())
     }
-    let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => {
-            let usage: Usage = usage_at.read()?;
-            Some(TokenUsage {
-                input_tokens: usage.input_tokens,
-                output_tokens: usage.output_tokens,
-                cache_creation_input_tokens: 0,
-                cache_read_input_tokens: usage
-                    .input_tokens_details
-                    .map_or(0, |details| details.cached_tokens),
-            })
-        }
-        None => None,
-    };
-    Ok(reply::assistant(blocks, usage))
+
+    /// The reply these items make, with why it stopped and its usage.
+    pub(super) fn reply(self, stop: StopReason, usage: Option<Counts>) -> Reply {
+        let stop = match stop {
+            StopReason::EndTurn if self.refused => StopReason::Refusal,
+            other => other,
+        };
+        Reply::new(
+            Provider::OpenAiResponses,
+            self.blocks,
+            usage.and_then(Counts::usage),
+            stop,
+            self.native,
+        )
+        .free_form(&self.free_form)
+    }
 }

@@ -1,7 +1,5 @@
-//! From a reply back to the record: what the provider readers share. Each provider module
-//! reads its own response body (`openai::read_reply`, `anthropic::read_reply`,
-//! `gemini::read_reply`); this module holds the error they report and the reading of a JSON
-//! value in place, so that an error says where in the body it is.
+//! Reading a JSON value of a response body in place, so that an error says where in the body
+//! it is, and the error the readers report.
 
 use std::fmt;
 
@@ -10,17 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::error::json_what;
 use crate::provider::Provider;
-use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
-
-/// The stored message a reply becomes: the assistant's turn, with its blocks and usage.
-pub(crate) fn assistant(blocks: Vec<Block>, usage: Option<TokenUsage>) -> StoredMessage {
-    StoredMessage {
-        role: Role::Assistant,
-        blocks,
-        usage,
-        timestamp: None,
-    }
-}
+use crate::record::ToolInput;
 
 /// A tool call's input that a reply carries as a JSON value, which the providers document as
 /// an object (the call's arguments by name): its exact text, as the record stores a value.
@@ -28,7 +16,7 @@ pub(crate) fn assistant(blocks: Vec<Block>, usage: Option<TokenUsage>) -> Stored
 /// an array, a number) is an error that says so: stored, it would replay as a call with
 /// arguments the tool never takes.
 pub(crate) fn object_input(at: &At<'_>) -> Result<ToolInput, ReplyError> {
-    let text = at.raw.get();
+    let text = at.raw().get();
     if text.starts_with('{') {
         return Ok(ToolInput::json_unchecked(text.to_owned()));
     }
@@ -82,6 +70,11 @@ impl ReplyError {
     /// ```
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// What is wrong, without where.
+    pub(crate) fn what(&self) -> &str {
+        &self.what
     }
 
     /// The line of the response body where the value is, from 1.
@@ -163,6 +156,11 @@ impl<'a> At<'a> {
             raw,
             path,
         }
+    }
+
+    /// The value's exact text.
+    pub(crate) fn raw(&self) -> &'a RawValue {
+        self.raw
     }
 
     /// A field that may be absent or `null`, read in place when it is there.

@@ -1,0 +1,393 @@
+//! The example program's command line: what it is asked to do, or why the arguments make no
+//! sense (exit 2).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use transcript_replay::{image_tokens, Cache, ImageTokens, Provider, Vision, IMAGE_TOKENS};
+
+pub const USAGE: &str = "\
+usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
+              [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
+              [--cache 5m|1h]] [--estimate [--family NAME]] [FILE|-]
+       replay --reply PROVIDER [--outcome] [--pretty] FILE|-
+       replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
+       replay --error PROVIDER STATUS [--pretty] FILE|-
+
+Replays a stored record (an array of messages, or a conversation file) and prints the
+wire messages, the provider's history fragment, or, with --model, the provider's whole
+request body, as JSON.
+
+  --vision sees|blind     whether the model views images (default: sees)
+  --provider NAME         neutral, openai, openai-responses, anthropic, gemini or bedrock
+                          (default: neutral)
+  --pretty                indent the JSON
+  --model NAME            print the whole request body for this model (a provider is
+                          needed); OpenAI and Anthropic take the model in the body, Gemini
+                          and Bedrock in the URL, so their bodies leave it out
+  --system TEXT           the caller's system prompt (default: none)
+  --no-preamble           leave REPLAY_PREAMBLE out of the system text
+  --live FILE             the live turn: a record of messages not stored yet; - reads
+                          standard input
+  --max-tokens N          the reply's token limit: Anthropic's max_tokens (default 4096),
+                          OpenAI Chat's max_completion_tokens, Responses'
+                          max_output_tokens, Gemini's generationConfig.maxOutputTokens,
+                          Bedrock's inferenceConfig.maxTokens (none by default)
+  --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
+                          minutes or 1 hour (OpenAI and Gemini cache by themselves)
+  FILE                    the record to read; - reads standard input; none replays a
+                          bundled sample conversation
+  --estimate              print what the fragment or body costs instead of it, as JSON:
+                          bytes, text tokens (estimated), native images and their tokens,
+                          in total and per message
+  --family NAME           the model family whose rule prices images (default: claude for
+                          anthropic and bedrock, gemini-2 for gemini, gpt-4o for openai)
+  --reply PROVIDER        read FILE as the provider's response body and print the stored
+                          message it becomes
+  --stream PROVIDER       read FILE as the provider's streamed response body (the raw bytes
+                          as they arrived), fed to its stream reader in chunks, and print
+                          what --reply prints for the equivalent body
+  --chunk N               the chunk size for --stream, in bytes (default 4096)
+  --outcome               with --reply or --stream, print {\"stop\":REASON,\"message\":...}
+  --error PROVIDER STATUS read FILE as the provider's error response with that HTTP status
+                          and print what kind of error it is
+";
+
+/// Where a record (or a reply) comes from.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Input {
+    Sample,
+    Stdin,
+    File(PathBuf),
+}
+
+/// What `--model` asks for: a whole body.
+pub struct BodyOptions {
+    pub model: String,
+    pub system: String,
+    pub preamble: bool,
+    pub live: Option<Input>,
+    pub max_tokens: Option<u64>,
+    pub cache: Option<Cache>,
+}
+
+/// What the program is asked to do.
+pub enum Task {
+    /// Replay a record: the wire messages (no provider), a fragment, or a whole body.
+    Replay {
+        vision: Vision,
+        provider: Option<Provider>,
+        body: Option<BodyOptions>,
+        /// `--estimate`: print the cost, with this family's image rule.
+        family: Option<&'static ImageTokens>,
+    },
+    /// Read a reply, whole or streamed.
+    Reply {
+        provider: Provider,
+        /// `--stream`, with its chunk size.
+        stream: Option<usize>,
+        outcome: bool,
+    },
+    /// Read an error response.
+    Error { provider: Provider, status: u16 },
+}
+
+pub struct Options {
+    pub task: Task,
+    pub pretty: bool,
+    pub input: Input,
+}
+
+pub enum Args {
+    Run(Options),
+    Help,
+}
+
+/// The options as given, before they are checked together.
+#[derive(Default)]
+struct Given {
+    vision: Option<Vision>,
+    provider: Option<Option<Provider>>,
+    pretty: bool,
+    model: Option<String>,
+    system: Option<String>,
+    no_preamble: bool,
+    live: Option<Input>,
+    max_tokens: Option<u64>,
+    cache: Option<Cache>,
+    reply: Option<Provider>,
+    stream: Option<Provider>,
+    chunk: Option<usize>,
+    outcome: bool,
+    error: Option<(Provider, u16)>,
+    estimate: bool,
+    family: Option<&'static ImageTokens>,
+    input: Option<Input>,
+}
+
+fn provider(name: &str, option: &str) -> Result<Provider, String> {
+    name.parse()
+        .map_err(|error| format!("{error} (for {option})"))
+}
+
+/// A file argument: any bytes the system allows, `-` for standard input.
+fn input(value: OsString) -> Input {
+    if value == "-" {
+        Input::Stdin
+    } else {
+        Input::File(PathBuf::from(value))
+    }
+}
+
+/// A whole number of at least 1.
+fn positive(flag: &str, text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag} takes a positive whole number, not {text:?}"))
+}
+
+pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
+    let mut given = Given::default();
+    let mut args = args.into_iter();
+    let mut only_files = false;
+    while let Some(os_arg) = args.next() {
+        let is_option = !only_files && os_arg != "-" && os_arg.as_encoded_bytes().starts_with(b"-");
+        if !is_option {
+            let source = if only_files {
+                Input::File(PathBuf::from(os_arg))
+            } else {
+                input(os_arg)
+            };
+            set(&mut given.input, source, "FILE")?;
+            continue;
+        }
+        // An option is always UTF-8; its value may be a file name, which need not be.
+        let arg = os_arg
+            .to_str()
+            .ok_or_else(|| format!("unknown option {os_arg:?}"))?
+            .to_owned();
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag.to_owned(), Some(OsString::from(value))),
+            None => (arg.clone(), None),
+        };
+        let mut os_value = || -> Result<OsString, String> {
+            match inline.clone() {
+                Some(value) => Ok(value),
+                None => args.next().ok_or_else(|| format!("{flag} needs a value")),
+            }
+        };
+        let mut value = || -> Result<String, String> {
+            os_value()?
+                .into_string()
+                .map_err(|value| format!("{flag} takes UTF-8, not {value:?}"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Args::Help),
+            "--" => only_files = true,
+            "--pretty" | "--no-preamble" | "--estimate" | "--outcome" if inline.is_some() => {
+                return Err(format!("{flag} takes no value"));
+            }
+            "--pretty" => given.pretty = true,
+            "--no-preamble" => given.no_preamble = true,
+            "--estimate" => given.estimate = true,
+            "--outcome" => given.outcome = true,
+            "--vision" => {
+                let parsed = match value()?.as_str() {
+                    "sees" => Vision::Sees,
+                    "blind" => Vision::Blind,
+                    other => {
+                        return Err(format!("unknown vision {other:?}, expected sees or blind"))
+                    }
+                };
+                set(&mut given.vision, parsed, "--vision")?;
+            }
+            "--provider" => {
+                let parsed = match value()?.as_str() {
+                    "neutral" => None,
+                    other => Some(provider(other, "--provider")?),
+                };
+                set(&mut given.provider, parsed, "--provider")?;
+            }
+            "--model" => set(&mut given.model, value()?, "--model")?,
+            "--system" => set(&mut given.system, value()?, "--system")?,
+            "--live" => set(&mut given.live, input(os_value()?), "--live")?,
+            "--max-tokens" => {
+                let parsed = positive("--max-tokens", &value()?)?;
+                set(&mut given.max_tokens, parsed, "--max-tokens")?;
+            }
+            "--cache" => {
+                let parsed = match value()?.as_str() {
+                    "5m" => Cache::FiveMinutes,
+                    "1h" => Cache::OneHour,
+                    other => return Err(format!("unknown cache {other:?}, expected 5m or 1h")),
+                };
+                set(&mut given.cache, parsed, "--cache")?;
+            }
+            "--family" => {
+                let name = value()?;
+                let rule = image_tokens(&name).ok_or_else(|| {
+                    let known: Vec<&str> = IMAGE_TOKENS.iter().map(|rule| rule.family).collect();
+                    format!(
+                        "unknown family {name:?}, expected one of {}",
+                        known.join(", ")
+                    )
+                })?;
+                set(&mut given.family, rule, "--family")?;
+            }
+            "--reply" => {
+                let parsed = provider(&value()?, "--reply")?;
+                set(&mut given.reply, parsed, "--reply")?;
+            }
+            "--stream" => {
+                let parsed = provider(&value()?, "--stream")?;
+                set(&mut given.stream, parsed, "--stream")?;
+            }
+            "--chunk" => {
+                let text = value()?;
+                let parsed = positive("--chunk", &text)?;
+                let parsed =
+                    usize::try_from(parsed).map_err(|_| format!("--chunk {text} is too large"))?;
+                set(&mut given.chunk, parsed, "--chunk")?;
+            }
+            "--error" => {
+                let parsed = provider(&value()?, "--error")?;
+                let status = args
+                    .next()
+                    .and_then(|status| status.into_string().ok())
+                    .ok_or_else(|| "--error needs a PROVIDER and a STATUS".to_owned())?;
+                let status = status
+                    .parse::<u16>()
+                    .ok()
+                    .filter(|status| (100..=999).contains(status))
+                    .ok_or_else(|| format!("--error takes an HTTP status, not {status:?}"))?;
+                set(&mut given.error, (parsed, status), "--error")?;
+            }
+            unknown => return Err(format!("unknown option {unknown:?}")),
+        }
+    }
+    given.check().map(Args::Run)
+}
+
+impl Given {
+    /// The options checked together: the task they ask for, or why they make no sense.
+    fn check(self) -> Result<Options, String> {
+        let reading = [
+            ("--reply", self.reply.is_some()),
+            ("--stream", self.stream.is_some()),
+            ("--error", self.error.is_some()),
+        ];
+        let readers: Vec<&str> = reading
+            .iter()
+            .filter(|(_, given)| *given)
+            .map(|(flag, _)| *flag)
+            .collect();
+        if let [first, second, ..] = readers.as_slice() {
+            return Err(format!("{first} and {second} cannot be given together"));
+        }
+        if self.outcome && self.reply.is_none() && self.stream.is_none() {
+            return Err("--outcome needs --reply or --stream".to_owned());
+        }
+        if self.chunk.is_some() && self.stream.is_none() {
+            return Err("--chunk needs --stream".to_owned());
+        }
+        if let Some(&reader) = readers.first() {
+            let others = [
+                ("--vision", self.vision.is_some()),
+                ("--provider", self.provider.is_some()),
+                ("--model", self.model.is_some()),
+                ("--estimate", self.estimate),
+            ];
+            if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+                return Err(format!("{reader} reads a reply; {flag} does not apply"));
+            }
+            let input = self.input.ok_or_else(|| {
+                format!("{reader} needs the FILE to read (- reads standard input)")
+            })?;
+            let task = match (self.reply, self.stream, self.error) {
+                (Some(provider), _, _) => Task::Reply {
+                    provider,
+                    stream: None,
+                    outcome: self.outcome,
+                },
+                (None, Some(provider), _) => Task::Reply {
+                    provider,
+                    stream: Some(self.chunk.unwrap_or(4096)),
+                    outcome: self.outcome,
+                },
+                (None, None, Some((provider, status))) => Task::Error { provider, status },
+                (None, None, None) => return Err("nothing to read".to_owned()),
+            };
+            return Ok(Options {
+                task,
+                pretty: self.pretty,
+                input,
+            });
+        }
+        if self.family.is_some() && !self.estimate {
+            return Err("--family needs --estimate".to_owned());
+        }
+        let provider = self.provider.flatten();
+        if self.estimate && provider.is_none() {
+            return Err("--estimate needs a --provider other than neutral".to_owned());
+        }
+        let input = self.input.unwrap_or(Input::Sample);
+        // Each provider's usual family, when none is named.
+        let family = match (self.estimate, self.family, provider) {
+            (false, _, _) => None,
+            (true, Some(rule), _) => Some(rule),
+            (true, None, Some(Provider::Anthropic | Provider::Bedrock)) => image_tokens("claude"),
+            (true, None, Some(Provider::Gemini)) => image_tokens("gemini-2"),
+            (true, None, _) => image_tokens("gpt-4o"),
+        };
+        let body = match self.model {
+            Some(model) => {
+                if provider.is_none() {
+                    return Err("--model needs a --provider other than neutral".to_owned());
+                }
+                if self.live == Some(Input::Stdin) && input == Input::Stdin {
+                    return Err("the record and --live cannot both read standard input".to_owned());
+                }
+                Some(BodyOptions {
+                    model,
+                    system: self.system.unwrap_or_default(),
+                    preamble: !self.no_preamble,
+                    live: self.live,
+                    max_tokens: self.max_tokens,
+                    cache: self.cache,
+                })
+            }
+            None => {
+                let body_only = [
+                    ("--system", self.system.is_some()),
+                    ("--no-preamble", self.no_preamble),
+                    ("--live", self.live.is_some()),
+                    ("--max-tokens", self.max_tokens.is_some()),
+                    ("--cache", self.cache.is_some()),
+                ];
+                if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
+                    return Err(format!("{flag} needs --model"));
+                }
+                None
+            }
+        };
+        Ok(Options {
+            task: Task::Replay {
+                vision: self.vision.unwrap_or(Vision::Sees),
+                provider,
+                body,
+                family,
+            },
+            pretty: self.pretty,
+            input,
+        })
+    }
+}
+
+/// Sets an option once; a second value is an error rather than a guess.
+fn set<T>(slot: &mut Option<T>, value: T, name: &str) -> Result<(), String> {
+    match slot.replace(value) {
+        Some(_) => Err(format!("{name} given twice")),
+        None => Ok(()),
+    }
+}

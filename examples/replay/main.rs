@@ -1,0 +1,285 @@
+//! Replays a stored record and prints what would be sent to a model; reads a provider's reply,
+//! streamed reply or error, and prints what it becomes.
+//!
+//! ```text
+//! cargo run --example replay -- [--vision sees|blind]
+//!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
+//!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
+//!     [--cache 5m|1h]]
+//!     [--estimate [--family NAME]]
+//!     [FILE|-]
+//! cargo run --example replay -- --reply PROVIDER [--outcome] [--pretty] FILE|-
+//! cargo run --example replay -- --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
+//! cargo run --example replay -- --error PROVIDER STATUS [--pretty] FILE|-
+//! ```
+//!
+//! Reads a record (a bare array of messages, or a conversation file) from FILE, from standard
+//! input for `-`, or, with no FILE, the sample conversation bundled with this example. Without
+//! `--model`, prints the replayed wire messages, or the provider's history fragment; with
+//! `--model`, the whole request body for the provider. Bad input, a body the provider would
+//! reject, and a stream that fails print the error on standard error and exit 1; bad
+//! arguments print the usage and exit 2.
+
+mod args;
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use serde::Serialize;
+use transcript_replay::{
+    parse_record, replay_messages, BodyError, ImageTokens, Priced, Provider, Reply, StoredMessage,
+    Turn,
+};
+
+use self::args::{parse_args, Args, BodyOptions, Input, Options, Task, USAGE};
+
+/// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
+/// failed), and a turn killed mid-round.
+const SAMPLE: &str = include_str!("../sample-conversation.json");
+
+fn read_bytes(input: &Input) -> Result<Vec<u8>, String> {
+    match input {
+        Input::Sample => Ok(SAMPLE.as_bytes().to_vec()),
+        Input::Stdin => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|error| format!("cannot read standard input: {error}"))?;
+            Ok(bytes)
+        }
+        Input::File(path) => {
+            std::fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))
+        }
+    }
+}
+
+fn read_input(input: &Input, what: &str) -> Result<String, String> {
+    String::from_utf8(read_bytes(input)?).map_err(|error| {
+        format!(
+            "{what} is not UTF-8: invalid byte at offset {}",
+            error.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The caller's top-level fields, in the order they are written: the model where the body
+/// takes it, and the reply's token limit under the provider's name for it.
+#[derive(Serialize, Default)]
+struct Fields<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_output_tokens: Option<u64>,
+    #[serde(rename = "generationConfig", skip_serializing_if = "Option::is_none")]
+    generation_config: Option<GenerationConfig>,
+    #[serde(rename = "inferenceConfig", skip_serializing_if = "Option::is_none")]
+    inference_config: Option<InferenceConfig>,
+}
+
+#[derive(Serialize)]
+struct InferenceConfig {
+    #[serde(rename = "maxTokens")]
+    max_tokens: u64,
+}
+
+#[derive(Serialize)]
+struct GenerationConfig {
+    #[serde(rename = "maxOutputTokens")]
+    max_output_tokens: u64,
+}
+
+fn fields(provider: Provider, options: &BodyOptions) -> Fields<'_> {
+    let model = Some(options.model.as_str());
+    match provider {
+        Provider::OpenAi => Fields {
+            model,
+            max_completion_tokens: options.max_tokens,
+            ..Fields::default()
+        },
+        Provider::Anthropic => Fields {
+            model,
+            max_tokens: Some(options.max_tokens.unwrap_or(4096)),
+            ..Fields::default()
+        },
+        Provider::OpenAiResponses => Fields {
+            model,
+            max_output_tokens: options.max_tokens,
+            ..Fields::default()
+        },
+        Provider::Gemini => Fields {
+            generation_config: options
+                .max_tokens
+                .map(|max_output_tokens| GenerationConfig { max_output_tokens }),
+            ..Fields::default()
+        },
+        Provider::Bedrock => Fields {
+            inference_config: options
+                .max_tokens
+                .map(|max_tokens| InferenceConfig { max_tokens }),
+            ..Fields::default()
+        },
+        _ => Fields::default(),
+    }
+}
+
+/// Prints a body or fragment, or, with `--estimate`, what it costs.
+fn write_priced(
+    out: &mut impl Write,
+    priced: &impl Priced,
+    family: Option<&ImageTokens>,
+    pretty: bool,
+) -> io::Result<()> {
+    match family {
+        Some(rule) => write_json(out, &priced.estimate(rule), pretty),
+        None => write_json(out, priced, pretty),
+    }
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize, pretty: bool) -> io::Result<()> {
+    let written = if pretty {
+        serde_json::to_writer_pretty(&mut *out, value)
+    } else {
+        serde_json::to_writer(&mut *out, value)
+    };
+    written.map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+/// Reads a reply, whole (`--reply`) or streamed in chunks (`--stream`).
+fn read_reply(provider: Provider, stream: Option<usize>, input: &Input) -> Result<Reply, String> {
+    match stream {
+        None => provider
+            .read_reply(&read_input(input, "the reply")?)
+            .map_err(|error| error.to_string()),
+        Some(chunk) => {
+            let bytes = read_bytes(input)?;
+            let mut reader = provider.stream();
+            for piece in bytes.chunks(chunk) {
+                reader.feed(piece).map_err(|error| error.to_string())?;
+            }
+            reader.finish().map_err(|error| error.to_string())
+        }
+    }
+}
+
+fn run(options: &Options) -> Result<(), String> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let pretty = options.pretty;
+    let written = match &options.task {
+        Task::Reply {
+            provider,
+            stream,
+            outcome,
+        } => {
+            let reply = read_reply(*provider, *stream, &options.input)?;
+            if *outcome {
+                write_json(&mut out, &reply, pretty)
+            } else {
+                write_json(&mut out, &reply.message, pretty)
+            }
+        }
+        Task::Error { provider, status } => {
+            let body = read_bytes(&options.input)?;
+            let error = provider.read_error(*status, &String::from_utf8_lossy(&body));
+            write_json(&mut out, &error, pretty)
+        }
+        Task::Replay {
+            vision,
+            provider,
+            body,
+            family,
+        } => {
+            let record = parse_record(&read_input(&options.input, "the record")?)
+                .map_err(|error| error.to_string())?;
+            match (provider, body) {
+                (None, _) => write_json(&mut out, &replay_messages(&record, *vision), pretty),
+                (Some(provider), None) => {
+                    let wire = replay_messages(&record, *vision);
+                    match provider {
+                        Provider::OpenAi => write_priced(
+                            &mut out,
+                            &transcript_replay::openai::render(&wire),
+                            *family,
+                            pretty,
+                        ),
+                        Provider::OpenAiResponses => write_priced(
+                            &mut out,
+                            &transcript_replay::openai_responses::render(&wire),
+                            *family,
+                            pretty,
+                        ),
+                        Provider::Anthropic => write_priced(
+                            &mut out,
+                            &transcript_replay::anthropic::render(&wire),
+                            *family,
+                            pretty,
+                        ),
+                        Provider::Gemini => write_priced(
+                            &mut out,
+                            &transcript_replay::gemini::render(&wire),
+                            *family,
+                            pretty,
+                        ),
+                        Provider::Bedrock => write_priced(
+                            &mut out,
+                            &transcript_replay::bedrock::render(&wire),
+                            *family,
+                            pretty,
+                        ),
+                        other => return Err(format!("no fragment for {other}")),
+                    }
+                }
+                (Some(provider), Some(options)) => {
+                    let live: Vec<StoredMessage> = match &options.live {
+                        Some(input) => parse_record(&read_input(input, "the live turn")?)
+                            .map_err(|error| format!("the live turn: {error}"))?,
+                        None => Vec::new(),
+                    };
+                    let mut turn = Turn::new(&record)
+                        .vision(*vision)
+                        .instructions(&options.system)
+                        .live(&live)
+                        .fields(&fields(*provider, options));
+                    if !options.preamble {
+                        turn = turn.without_preamble();
+                    }
+                    if let Some(cache) = options.cache {
+                        turn = turn.cache(cache);
+                    }
+                    let body = provider
+                        .body(&turn)
+                        .map_err(|error: BodyError| error.to_string())?;
+                    write_priced(&mut out, &body, *family, pretty)
+                }
+            }
+        }
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|error| format!("cannot write the output: {error}"))
+}
+
+fn main() -> ExitCode {
+    match parse_args(std::env::args_os().skip(1)) {
+        Ok(Args::Help) => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Err(problem) => {
+            eprint!("replay: {problem}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Ok(Args::Run(options)) => match run(&options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(problem) => {
+                // Standard error may be closed too; there is nowhere left to report that.
+                let _ = writeln!(io::stderr(), "replay: {problem}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}

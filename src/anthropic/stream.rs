@@ -1,0 +1,343 @@
+//! Reading a streamed Messages reply: server-sent events, from `message_start` to
+//! `message_stop`.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::error;
+use super::reply::{read_usage, STOP_REASONS};
+use crate::provider::Provider;
+use crate::record::{Block, StoredMessage};
+use crate::reply::{At, Counts, Reply};
+use crate::stop::StopReason;
+use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+
+/// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
+/// the response body's bytes as they arrive.
+///
+/// Each event is read by its data's `type`:
+///
+/// - `message_start` gives the input and cache counts; `message_delta` the stop reason and
+///   the output count, which is cumulative: the last one stands, it is never summed.
+/// - `content_block_start` begins a block by its `index` (`text`, `thinking`, `tool_use`;
+///   `redacted_thinking` has no words to replay, and any other type is an error, as in
+///   [`read_reply`](super::read_reply)); `content_block_delta` adds to it: `text_delta`,
+///   `thinking_delta`, and `input_json_delta`, whose `partial_json` pieces concatenate to
+///   the call's input. A tool without arguments streams `partial_json: ""`, and its input is
+///   `{}`. `signature_delta` is no text: it is kept with the thinking block for the round in
+///   flight, never stored. `citations_delta` is metadata, left out as `read_reply` leaves out
+///   citations.
+/// - `ping` and event types Anthropic may add later are ignored
+///   (<https://docs.anthropic.com/en/api/messages-streaming>: "we may occasionally add new
+///   event types").
+/// - `error` (Anthropic sends one after HTTP 200, `overloaded_error` most often, then closes
+///   without `message_stop`) is a [`StreamError`](crate::StreamError) carrying the
+///   [`ProviderError`](crate::ProviderError); so is a stream that ends before
+///   `message_stop`. A turn cut that way was committed as finished by hand-written readers
+///   (<https://github.com/anthropics/anthropic-sdk-python/issues/688>).
+///
+/// ```
+/// use transcript_replay::{anthropic, Block, Delta};
+///
+/// let stream = concat!(
+///     "event: message_start\n",
+///     r#"data: {"type":"message_start","message":{"content":[],"usage":{"input_tokens":9,"output_tokens":1}}}"#, "\n\n",
+///     "event: content_block_start\n",
+///     r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"ls","input":{}}}"#, "\n\n",
+///     "event: content_block_delta\n",
+///     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#, "\n\n",
+///     "event: content_block_stop\n",
+///     r#"data: {"type":"content_block_stop","index":0}"#, "\n\n",
+///     "event: message_delta\n",
+///     r#"data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#, "\n\n",
+///     "event: message_stop\n",
+///     r#"data: {"type":"message_stop"}"#, "\n\n",
+/// );
+/// let mut reader = anthropic::stream();
+/// let deltas = reader.feed(stream.as_bytes())?;
+/// assert_eq!(deltas, [Delta::ToolCall { block: 0, id: "toolu_1".into(), name: "ls".into() }]);
+/// let reply = reader.finish()?;
+/// assert_eq!(reply.message.blocks, [Block::tool_use("toolu_1", "ls", transcript_replay::ToolInput::json("{}").unwrap())]);
+/// # Ok::<(), transcript_replay::StreamError>(())
+/// ```
+pub fn stream() -> StreamReader {
+    StreamReader::sse(Provider::Anthropic, Box::<Stream>::default())
+}
+
+/// What a content block is, by its index, for the round in flight.
+#[derive(Debug)]
+enum Kind {
+    Text,
+    Thinking { signature: String },
+    Redacted(Box<RawValue>),
+    ToolUse,
+}
+
+#[derive(Debug, Default)]
+struct Stream {
+    blocks: Blocks,
+    kinds: Vec<(usize, Kind)>,
+    counts: Counts,
+    stop: Option<String>,
+    stopped: bool,
+}
+
+impl Stream {
+    fn kind(&mut self, index: usize) -> Option<&mut Kind> {
+        self.kinds
+            .iter_mut()
+            .rev()
+            .find(|(known, _)| *known == index)
+            .map(|(_, kind)| kind)
+    }
+
+    /// `content_block_start`.
+    fn start(
+        &mut self,
+        index: usize,
+        block: &RawValue,
+        deltas: &mut Vec<Delta>,
+    ) -> Result<(), Failure> {
+        #[derive(Deserialize)]
+        struct Start<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(default)]
+            text: Option<String>,
+            #[serde(default)]
+            thinking: Option<String>,
+            #[serde(default)]
+            signature: Option<String>,
+            #[serde(default)]
+            id: Option<String>,
+            #[serde(default)]
+            name: Option<String>,
+        }
+        let start: Start<'_> =
+            serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+        let missing = |field: &str| {
+            Failure::Content(format!(
+                "content_block: missing field `{field}` in a {} block",
+                start.kind
+            ))
+        };
+        let kind = match start.kind {
+            "text" => {
+                self.blocks
+                    .text(index, start.text.as_deref().unwrap_or_default(), deltas);
+                Kind::Text
+            }
+            "thinking" => {
+                self.blocks
+                    .reasoning(index, start.thinking.as_deref().unwrap_or_default(), deltas);
+                Kind::Thinking {
+                    signature: start.signature.clone().unwrap_or_default(),
+                }
+            }
+            "redacted_thinking" => Kind::Redacted(block.to_owned()),
+            "tool_use" => {
+                let id = start.id.as_deref().ok_or_else(|| missing("id"))?;
+                let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
+                self.blocks.call(index, id, name, true, deltas);
+                Kind::ToolUse
+            }
+            other => {
+                return Err(Failure::Content(format!(
+                    "content of type {other:?} has no block in the record"
+                )))
+            }
+        };
+        self.kinds.push((index, kind));
+        Ok(())
+    }
+
+    /// `content_block_delta`.
+    fn delta(
+        &mut self,
+        index: usize,
+        delta: &RawValue,
+        deltas: &mut Vec<Delta>,
+    ) -> Result<(), Failure> {
+        #[derive(Deserialize)]
+        struct Piece<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(default)]
+            text: Option<String>,
+            #[serde(default)]
+            thinking: Option<String>,
+            #[serde(default)]
+            partial_json: Option<String>,
+            #[serde(default)]
+            signature: Option<String>,
+        }
+        let piece: Piece<'_> =
+            serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+        match piece.kind {
+            "text_delta" => {
+                self.blocks
+                    .text(index, piece.text.as_deref().unwrap_or_default(), deltas)
+            }
+            "thinking_delta" => {
+                self.blocks
+                    .reasoning(index, piece.thinking.as_deref().unwrap_or_default(), deltas);
+            }
+            "input_json_delta" => {
+                self.blocks.input(
+                    index,
+                    piece.partial_json.as_deref().unwrap_or_default(),
+                    deltas,
+                );
+            }
+            "signature_delta" => {
+                if let Some(Kind::Thinking { signature }) = self.kind(index) {
+                    signature.push_str(piece.signature.as_deref().unwrap_or_default());
+                }
+            }
+            // Citations are metadata about the text; anything newer is not content yet.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The content blocks as Anthropic takes them back in the round in flight: each block's
+    /// accumulated content, thinking with its signature, redacted thinking as it came; no
+    /// empty text block (Anthropic rejects one).
+    fn native(&mut self) -> Vec<Box<RawValue>> {
+        let kinds = std::mem::take(&mut self.kinds);
+        let mut native = Vec::with_capacity(kinds.len());
+        for (index, kind) in &kinds {
+            let block = self.blocks.block_of(*index);
+            let json = match (kind, block) {
+                (Kind::Text, Some(Block::Text { text })) => {
+                    serde_json::json!({"type": "text", "text": text}).to_string()
+                }
+                (Kind::Text, _) => continue,
+                (Kind::Thinking { signature }, block) => {
+                    let thinking = match block {
+                        Some(Block::Reasoning { reasoning }) => reasoning,
+                        Some(_) | None => String::new(),
+                    };
+                    serde_json::json!({"type": "thinking", "thinking": thinking, "signature": signature})
+                        .to_string()
+                }
+                (Kind::Redacted(raw), _) => raw.get().to_owned(),
+                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => {
+                    let input = match input.is_json_value() {
+                        true => input.as_str(),
+                        false => "{}",
+                    };
+                    format!(
+                        r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
+                        serde_json::Value::from(id),
+                        serde_json::Value::from(name),
+                    )
+                }
+                (Kind::ToolUse, _) => continue,
+            };
+            if let Ok(raw) = RawValue::from_string(json) {
+                native.push(raw);
+            }
+        }
+        self.kinds = kinds;
+        native
+    }
+}
+
+impl Events for Stream {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+        #[derive(Deserialize)]
+        struct Event<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(default)]
+            index: Option<usize>,
+            #[serde(borrow, default)]
+            content_block: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            delta: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            message: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            usage: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        struct MessageStart<'a> {
+            #[serde(borrow, default)]
+            usage: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        struct MessageDelta {
+            #[serde(default)]
+            stop_reason: Option<String>,
+        }
+        let Frame::Event { data, .. } = frame else {
+            return Ok(());
+        };
+        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let usage = |raw: Option<&RawValue>| -> Result<Counts, Failure> {
+            match raw.filter(|raw| raw.get() != "null") {
+                Some(raw) => {
+                    let at = At::body(Provider::Anthropic, raw.get())
+                        .map_err(|e| Failure::content(&e))?;
+                    read_usage(&at).map_err(|error| Failure::content(&error))
+                }
+                None => Ok(Counts::default()),
+            }
+        };
+        let index = event.index.unwrap_or_default();
+        match event.kind {
+            "message_start" => {
+                if let Some(message) = event.message {
+                    let start: MessageStart<'_> = serde_json::from_str(message.get())
+                        .map_err(|error| Failure::json(&error))?;
+                    self.counts.update(usage(start.usage)?);
+                }
+            }
+            "content_block_start" => {
+                if let Some(block) = event.content_block {
+                    self.start(index, block, deltas)?;
+                }
+            }
+            "content_block_delta" => {
+                if let Some(delta) = event.delta {
+                    self.delta(index, delta, deltas)?;
+                }
+            }
+            "message_delta" => {
+                if let Some(delta) = event.delta {
+                    let delta: MessageDelta =
+                        serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+                    if delta.stop_reason.is_some() {
+                        self.stop = delta.stop_reason;
+                    }
+                }
+                self.counts.update(usage(event.usage)?);
+            }
+            "message_stop" => self.stopped = true,
+            "error" => return Err(Failure::Provider(error::read(None, data))),
+            // `content_block_stop`, `ping`, and event types added later.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<Reply, Failure> {
+        if !self.stopped {
+            return Err(Failure::Cut("message_stop"));
+        }
+        let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
+        let native = self.native();
+        Ok(Reply::new(
+            Provider::Anthropic,
+            self.blocks.blocks(),
+            self.counts.usage(),
+            stop,
+            native,
+        ))
+    }
+
+    fn partial(&self) -> StoredMessage {
+        self.blocks.partial()
+    }
+}

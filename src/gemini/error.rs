@@ -1,0 +1,93 @@
+//! Reading a Gemini error response, or an error object in a stream, into a
+//! [`ProviderError`].
+
+use serde::Deserialize;
+
+use crate::provider::Provider;
+use crate::provider_error::{ErrorKind, ProviderError};
+
+/// The canonical statuses Google's APIs answer with, and their kinds
+/// (<https://ai.google.dev/gemini-api/docs/troubleshooting>): `RESOURCE_EXHAUSTED` is 429,
+/// `UNAVAILABLE` 503 ("The model is overloaded").
+const STATUSES: [(&str, ErrorKind); 11] = [
+    ("INVALID_ARGUMENT", ErrorKind::InvalidRequest),
+    ("FAILED_PRECONDITION", ErrorKind::InvalidRequest),
+    ("OUT_OF_RANGE", ErrorKind::InvalidRequest),
+    ("UNAUTHENTICATED", ErrorKind::Authentication),
+    ("PERMISSION_DENIED", ErrorKind::Permission),
+    ("NOT_FOUND", ErrorKind::NotFound),
+    ("RESOURCE_EXHAUSTED", ErrorKind::RateLimited),
+    ("UNAVAILABLE", ErrorKind::Overloaded),
+    ("INTERNAL", ErrorKind::Server),
+    ("DEADLINE_EXCEEDED", ErrorKind::Server),
+    ("ABORTED", ErrorKind::Server),
+];
+
+/// Reads a Gemini error response (`{"error": {"code", "message", "status"}}`, or that object
+/// in an array, as the streaming endpoint sends it without `alt=sse`) and its HTTP status
+/// into a [`ProviderError`].
+///
+/// The kind comes from the error's `status` (`INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`,
+/// `UNAVAILABLE`, ...), else from its `code` or the HTTP status. A text that says the input is
+/// too long is a context window overflow, with its counts: `The input token count (1200293)
+/// exceeds the maximum number of tokens allowed (1048576).` (used 1200293, limit 1048576).
+///
+/// ```
+/// use transcript_replay::{gemini, ErrorKind};
+///
+/// let error = gemini::read_error(400, r#"{"error": {"code": 400, "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}"#);
+/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!((error.used, error.limit), (Some(1_200_293), Some(1_048_576)));
+///
+/// let busy = gemini::read_error(503, r#"[{"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}}]"#);
+/// assert_eq!((busy.kind, busy.retryable), (ErrorKind::Overloaded, true));
+/// ```
+pub fn read_error(status: u16, body: &str) -> ProviderError {
+    read(Some(status), body)
+        .unwrap_or_else(|| ProviderError::of_status(Provider::Gemini, Some(status), body))
+}
+
+/// The error object a body or a stream carries, when it is one.
+pub(super) fn read(status: Option<u16>, body: &str) -> Option<ProviderError> {
+    // An array first: serde reads a struct from an array too, by position.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Body {
+        Many(Vec<Wrapped>),
+        One(Wrapped),
+    }
+    #[derive(Deserialize)]
+    struct Wrapped {
+        error: Object,
+    }
+    #[derive(Deserialize)]
+    struct Object {
+        #[serde(default)]
+        code: Option<u16>,
+        #[serde(default)]
+        message: Option<String>,
+        #[serde(default)]
+        status: Option<String>,
+    }
+    let error = match serde_json::from_str::<Body>(body).ok()? {
+        Body::One(wrapped) => wrapped.error,
+        Body::Many(many) => many.into_iter().next()?.error,
+    };
+    let kind = error
+        .status
+        .as_deref()
+        .and_then(|name| {
+            STATUSES
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|&(_, kind)| kind)
+        })
+        .unwrap_or_else(|| ErrorKind::of_status(error.code.or(status)));
+    Some(ProviderError::new(
+        Provider::Gemini,
+        status.or(error.code),
+        kind,
+        error.status,
+        error.message.unwrap_or_default(),
+    ))
+}

@@ -1,0 +1,111 @@
+//! Reading an OpenAI error response, or an error in a stream, into a [`ProviderError`]: Chat
+//! Completions and Responses share the shape.
+
+use serde::Deserialize;
+
+use crate::provider::Provider;
+use crate::provider_error::{ErrorKind, ProviderError};
+
+/// The error codes whose kind the status does not say
+/// (<https://platform.openai.com/docs/guides/error-codes>): a quota that is used up is a 429
+/// no retry helps.
+const CODES: [(&str, ErrorKind); 6] = [
+    ("context_length_exceeded", ErrorKind::ContextWindowExceeded),
+    ("string_above_max_length", ErrorKind::RequestTooLarge),
+    ("rate_limit_exceeded", ErrorKind::RateLimited),
+    ("insufficient_quota", ErrorKind::Other),
+    ("invalid_api_key", ErrorKind::Authentication),
+    ("server_error", ErrorKind::Server),
+];
+
+/// The error types, where neither the code nor the status says more.
+const TYPES: [(&str, ErrorKind); 4] = [
+    ("invalid_request_error", ErrorKind::InvalidRequest),
+    ("authentication_error", ErrorKind::Authentication),
+    ("server_error", ErrorKind::Server),
+    ("insufficient_quota", ErrorKind::Other),
+];
+
+/// Reads an OpenAI Chat Completions error response (`{"error": {"message", "type", "param",
+/// "code"}}`) and its HTTP status into a [`ProviderError`].
+///
+/// The kind comes from the error's `code` where it says one (`context_length_exceeded`,
+/// `rate_limit_exceeded`; `insufficient_quota`, a 429 that no retry helps, is `other`), then
+/// from the status (429 rate limited, 503 overloaded, 5xx server, 401, 403, 404, 413), then
+/// from the `type`. A text that names the context window is an overflow, with its counts:
+/// `This model's maximum context length is 4097 tokens. However, your messages resulted in
+/// 4294 tokens` (limit 4097, used 4294). A body that is not OpenAI's JSON is read by its
+/// status alone.
+///
+/// ```
+/// use transcript_replay::{openai, ErrorKind};
+///
+/// let error = openai::read_error(400, r#"{"error": {"message": "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.",
+///     "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}"#);
+/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!((error.used, error.limit), (Some(4294), Some(4097)));
+///
+/// let quota = openai::read_error(429, r#"{"error": {"message": "You exceeded your current quota.", "type": "insufficient_quota", "code": "insufficient_quota"}}"#);
+/// assert_eq!((quota.kind, quota.retryable), (ErrorKind::Other, false));
+/// ```
+pub fn read_error(status: u16, body: &str) -> ProviderError {
+    read(Provider::OpenAi, Some(status), body)
+}
+
+/// An error of either OpenAI surface: a response body, or an error in a stream.
+pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> ProviderError {
+    #[derive(Deserialize)]
+    struct Body {
+        error: Object,
+    }
+    #[derive(Deserialize)]
+    struct Object {
+        #[serde(default)]
+        message: Option<String>,
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
+        #[serde(default)]
+        code: Option<serde_json::Value>,
+    }
+    match serde_json::from_str::<Body>(body) {
+        Ok(Body { error }) => {
+            let code = error.code.as_ref().and_then(|code| match code {
+                serde_json::Value::String(code) => Some(code.clone()),
+                serde_json::Value::Number(code) => Some(code.to_string()),
+                _ => None,
+            });
+            from_parts(provider, status, code, error.kind, error.message)
+        }
+        Err(_) => ProviderError::of_status(provider, status, body),
+    }
+}
+
+/// The error of a code, a type and a message, with the status when there is one.
+pub(crate) fn from_parts(
+    provider: Provider,
+    status: Option<u16>,
+    code: Option<String>,
+    kind: Option<String>,
+    message: Option<String>,
+) -> ProviderError {
+    let find = |table: &[(&str, ErrorKind)], name: Option<&str>| {
+        name.and_then(|name| {
+            table
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|&(_, kind)| kind)
+        })
+    };
+    let by_status = ErrorKind::of_status(status);
+    let error_kind = find(&CODES, code.as_deref())
+        .or((by_status != ErrorKind::Other).then_some(by_status))
+        .or_else(|| find(&TYPES, kind.as_deref()))
+        .unwrap_or(ErrorKind::Other);
+    ProviderError::new(
+        provider,
+        status,
+        error_kind,
+        code.or(kind),
+        message.unwrap_or_default(),
+    )
+}

@@ -1,0 +1,246 @@
+//! Reading a streamed Responses reply: server-sent events from `response.created` to
+//! `response.completed` (or `response.incomplete`).
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::reply::{read_response, Items};
+use crate::openai;
+use crate::provider::Provider;
+use crate::record::StoredMessage;
+use crate::reply::{At, Reply};
+use crate::stop::StopReason;
+use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+
+/// Starts a reader of a streamed Responses reply (`"stream": true`): server-sent events, fed
+/// the response body's bytes as they arrive.
+///
+/// Text comes in `response.output_text.delta`, refusals in `response.refusal.delta`, reasoning
+/// summaries in `response.reasoning_summary_text.delta` (and reasoning itself, from
+/// open-weight models, in `response.reasoning_text.delta`), and a function call's arguments in
+/// `response.function_call_arguments.delta`, each keyed by its item's `output_index` (and its
+/// part's index). The reply is built from the `response.output_item.done` items, each read as
+/// [`read_reply`](super::read_reply) reads an output item: `response.completed` may carry
+/// `output: []` after streamed items (<https://github.com/BerriAI/litellm/issues/32724>), so its
+/// snapshot is read only when no item came. The stream ends at `response.completed` or
+/// `response.incomplete`, which give the stop reason and usage; `error` and `response.failed`
+/// are a [`StreamError`](crate::StreamError) carrying the
+/// [`ProviderError`](crate::ProviderError), and so is a stream that ends before its terminal
+/// event. Other events (`response.created`, `response.content_part.added`, the `.done`
+/// events of deltas, and event types OpenAI adds) are ignored.
+///
+/// ```
+/// use transcript_replay::{openai_responses, Block};
+///
+/// let stream = concat!(
+///     "event: response.output_item.added\n",
+///     r#"data: {"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}"#, "\n\n",
+///     "event: response.output_text.delta\n",
+///     r#"data: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Hi"}"#, "\n\n",
+///     "event: response.output_item.done\n",
+///     r#"data: {"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}}"#, "\n\n",
+///     "event: response.completed\n",
+///     r#"data: {"type":"response.completed","response":{"status":"completed","output":[],"usage":{"input_tokens":5,"output_tokens":1}}}"#, "\n\n",
+/// );
+/// let mut reader = openai_responses::stream();
+/// reader.feed(stream.as_bytes())?;
+/// let reply = reader.finish()?;
+/// assert_eq!(reply.message.blocks, [Block::text("Hi")]);
+/// assert_eq!(reply.message.usage.map(|usage| usage.output_tokens), Some(1));
+/// # Ok::<(), transcript_replay::StreamError>(())
+/// ```
+pub fn stream() -> StreamReader {
+    StreamReader::sse(Provider::OpenAiResponses, Box::<Stream>::default())
+}
+
+/// Where a reasoning item's own text parts are keyed, after its summary parts.
+const REASONING_TEXT: usize = 1 << 15;
+
+/// The key of a part of an output item: the item's index, then the part's.
+fn key(output_index: usize, part: usize) -> usize {
+    output_index.saturating_mul(1 << 16).saturating_add(part)
+}
+
+#[derive(Debug, Default)]
+struct Stream {
+    blocks: Blocks,
+    /// The `response.output_item.done` items, with their `output_index`.
+    done: Vec<(usize, Box<RawValue>)>,
+    /// The terminal event's response: its data.
+    terminal: Option<String>,
+}
+
+impl Events for Stream {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+        #[derive(Deserialize)]
+        struct Event<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(default)]
+            output_index: Option<usize>,
+            #[serde(default)]
+            content_index: Option<usize>,
+            #[serde(default)]
+            summary_index: Option<usize>,
+            #[serde(default)]
+            delta: Option<String>,
+            #[serde(borrow, default)]
+            item: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            response: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        struct Item<'a> {
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(default)]
+            call_id: Option<String>,
+            #[serde(default)]
+            name: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Failed<'a> {
+            #[serde(borrow, default)]
+            error: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        struct ErrorObject {
+            #[serde(default)]
+            code: Option<String>,
+            #[serde(default)]
+            message: Option<String>,
+        }
+        let Frame::Event { data, .. } = frame else {
+            return Ok(());
+        };
+        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let output_index = event.output_index.unwrap_or_default();
+        let piece = event.delta.as_deref().unwrap_or_default();
+        match event.kind {
+            "response.output_item.added" => {
+                if let Some(item) = event.item {
+                    let item: Item<'_> =
+                        serde_json::from_str(item.get()).map_err(|error| Failure::json(&error))?;
+                    if matches!(item.kind, "function_call" | "custom_tool_call") {
+                        self.blocks.call(
+                            key(output_index, 0),
+                            item.call_id.as_deref().unwrap_or_default(),
+                            item.name.as_deref().unwrap_or_default(),
+                            false,
+                            deltas,
+                        );
+                    }
+                }
+            }
+            "response.output_text.delta" | "response.refusal.delta" => self.blocks.text(
+                key(output_index, event.content_index.unwrap_or_default()),
+                piece,
+                deltas,
+            ),
+            "response.reasoning_summary_text.delta" => self.blocks.reasoning(
+                key(output_index, event.summary_index.unwrap_or_default()),
+                piece,
+                deltas,
+            ),
+            "response.reasoning_text.delta" => self.blocks.reasoning(
+                key(
+                    output_index,
+                    REASONING_TEXT + event.content_index.unwrap_or_default(),
+                ),
+                piece,
+                deltas,
+            ),
+            "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta" => {
+                self.blocks.input(key(output_index, 0), piece, deltas);
+            }
+            "response.output_item.done" => {
+                if let Some(item) = event.item {
+                    self.done.push((output_index, item.to_owned()));
+                }
+            }
+            "response.completed" | "response.incomplete" => {
+                self.terminal = Some(data.to_owned());
+            }
+            "response.failed" => {
+                let error = match event.response {
+                    Some(response) => {
+                        let failed: Failed<'_> = serde_json::from_str(response.get())
+                            .map_err(|error| Failure::json(&error))?;
+                        match failed.error.filter(|error| error.get() != "null") {
+                            Some(error) => serde_json::from_str::<ErrorObject>(error.get())
+                                .map_err(|error| Failure::json(&error))?,
+                            None => ErrorObject {
+                                code: None,
+                                message: None,
+                            },
+                        }
+                    }
+                    None => ErrorObject {
+                        code: None,
+                        message: None,
+                    },
+                };
+                return Err(Failure::Provider(openai::error_from_parts(
+                    Provider::OpenAiResponses,
+                    None,
+                    error.code,
+                    None,
+                    error.message,
+                )));
+            }
+            "error" => {
+                let error: ErrorObject =
+                    serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+                return Err(Failure::Provider(openai::error_from_parts(
+                    Provider::OpenAiResponses,
+                    None,
+                    error.code,
+                    None,
+                    error.message,
+                )));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<Reply, Failure> {
+        #[derive(Deserialize)]
+        struct Terminal<'a> {
+            #[serde(borrow)]
+            response: &'a RawValue,
+        }
+        let Some(data) = &self.terminal else {
+            return Err(Failure::Cut("response.completed"));
+        };
+        let terminal: Terminal<'_> =
+            serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let at = At::body(Provider::OpenAiResponses, terminal.response.get())
+            .map_err(|error| Failure::content(&error))?;
+        let response = read_response(&at).map_err(|error| Failure::content(&error))?;
+        let mut items = Items::default();
+        if self.done.is_empty() {
+            for item_at in &response.output {
+                items
+                    .read(item_at)
+                    .map_err(|error| Failure::content(&error))?;
+            }
+        } else {
+            self.done.sort_by_key(|(index, _)| *index);
+            for (_, item) in &self.done {
+                let at = At::body(Provider::OpenAiResponses, item.get())
+                    .map_err(|error| Failure::content(&error))?;
+                items.read(&at).map_err(|error| Failure::content(&error))?;
+            }
+        }
+        let stop = match response.stop {
+            StopReason::Other(word) if word.is_empty() => StopReason::EndTurn,
+            stop => stop,
+        };
+        Ok(items.reply(stop, response.usage))
+    }
+
+    fn partial(&self) -> StoredMessage {
+        self.blocks.partial()
+    }
+}

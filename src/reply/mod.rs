@@ -1,0 +1,278 @@
+//! From a reply back to the record: what the provider readers share. Each provider module
+//! reads its own response body (`read_reply`) and its own stream (`stream.rs`) into the same
+//! [`Reply`]; this module holds the reply, the rules every reader keeps, and the reading of a
+//! JSON value in place (`at.rs`), so that an error says where in the body it is.
+
+mod at;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::value::RawValue;
+
+use crate::provider::Provider;
+use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
+use crate::stop::StopReason;
+
+pub use self::at::ReplyError;
+pub(crate) use self::at::{object_input, At};
+
+/// A provider's reply, read: the stored message of the assistant's turn, why the model
+/// stopped, and which tool calls' inputs are not complete JSON.
+///
+/// Every provider's `read_reply` returns it for a whole response body, and every stream
+/// reader's `finish` returns the same `Reply` for the same response streamed. Every reader
+/// keeps these rules:
+///
+/// - **No empty block**: a text or reasoning block with no text is never stored (streams end
+///   on such blocks, and an empty text block poisons a session: "text content blocks must be
+///   non-empty").
+/// - **The stop reason** is the provider's, normalized ([`StopReason`]); a reply that calls a
+///   tool stops for [`ToolUse`](StopReason::ToolUse) whenever the provider's word is its
+///   ordinary end.
+/// - **Inputs cut short are flagged**: a tool input that is not complete JSON (a reply cut off
+///   by its token limit mid-call) keeps its exact text, is stored as a string, and its call's
+///   id is in [`incomplete_calls`](Reply::incomplete_calls), so a runtime does not run it.
+///
+/// It serializes as the example program's `--outcome` prints it:
+/// `{"stop":"tool_use","message":{...}}`. Two replies are equal when their messages, stop
+/// reasons, incomplete calls and providers are: the provider's own content, kept for the
+/// round in flight, differs in its bytes between a whole body and the stream of the same
+/// response, and is not compared.
+///
+/// ```
+/// use transcript_replay::{anthropic, Block, StopReason};
+///
+/// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
+///     {"type": "text", "text": "Reading it."},
+///     {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}
+///   ], "stop_reason": "tool_use"}"#)?;
+/// assert_eq!(reply.stop, StopReason::ToolUse);
+/// assert!(reply.incomplete_calls().is_empty());
+/// assert_eq!(reply.message.blocks[0], Block::text("Reading it."));
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The stored message the reply becomes: the assistant's turn, with its blocks in the
+    /// order the reply gave them, and its usage.
+    pub message: StoredMessage,
+    /// Why the model stopped.
+    pub stop: StopReason,
+    provider: Provider,
+    incomplete: Vec<String>,
+    native: Native,
+}
+
+/// The provider's own content items of a reply, each as its exact JSON text.
+#[derive(Debug, Clone, Default)]
+struct Native(Vec<Box<RawValue>>);
+
+impl PartialEq for Reply {
+    fn eq(&self, other: &Self) -> bool {
+        self.message == other.message
+            && self.stop == other.stop
+            && self.incomplete == other.incomplete
+            && self.provider == other.provider
+    }
+}
+
+impl Eq for Reply {}
+
+impl Reply {
+    /// The reply of a reader: applies the rules every reader keeps (no empty block, tool use
+    /// as the stop reason of a reply that calls tools, incomplete inputs flagged).
+    pub(crate) fn new(
+        provider: Provider,
+        blocks: Vec<Block>,
+        usage: Option<TokenUsage>,
+        stop: StopReason,
+        native: Vec<Box<RawValue>>,
+    ) -> Self {
+        let mut blocks: Vec<Block> = blocks
+            .into_iter()
+            .filter(|block| !is_empty(block))
+            .collect();
+        let mut incomplete = Vec::new();
+        let mut calls = false;
+        for block in &mut blocks {
+            match block {
+                Block::ToolUse { id, input, .. } => {
+                    calls = true;
+                    if !is_complete_json(input.as_str()) {
+                        incomplete.push(id.clone());
+                        // Text that is no JSON cannot stand in the record as a JSON value.
+                        if input.is_json_value() {
+                            *input = ToolInput::from(input.as_str());
+                        }
+                    }
+                }
+                Block::Text { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. } => {}
+            }
+        }
+        let stop = match stop {
+            StopReason::EndTurn if calls => StopReason::ToolUse,
+            other => other,
+        };
+        Reply {
+            message: StoredMessage {
+                role: Role::Assistant,
+                blocks,
+                usage,
+                timestamp: None,
+            },
+            stop,
+            provider,
+            incomplete,
+            native: Native(native),
+        }
+    }
+
+    /// Takes the calls of these ids as free-form text (OpenAI's custom tools), which no JSON
+    /// check applies to.
+    pub(crate) fn free_form(mut self, ids: &[String]) -> Self {
+        self.incomplete.retain(|id| !ids.contains(id));
+        self
+    }
+
+    /// The ids of the tool calls whose input is not complete JSON, in the reply's order: calls
+    /// cut off by the token limit, which a runtime must not run.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, StopReason};
+    ///
+    /// let reply = openai::read_reply(r#"{"choices": [{"finish_reason": "length", "message": {
+    ///     "role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+    ///     "function": {"name": "write", "arguments": "{\"path\": \"a.rs\", \"text\": \"fn ma"}}]}}]}"#)?;
+    /// assert_eq!(reply.stop, StopReason::MaxTokens);
+    /// assert_eq!(reply.incomplete_calls(), ["call_1"]);
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn incomplete_calls(&self) -> &[String] {
+        &self.incomplete
+    }
+
+    /// The provider's own content of the reply, verbatim, each item as its exact JSON text:
+    /// what a tool round in flight sends back, with the opaque state providers require there
+    /// (thinking signatures, redacted thinking, Gemini's thought signatures, Responses'
+    /// encrypted reasoning). For a whole body, each item exactly as the body carried it; for a
+    /// stream, as its events add up to.
+    ///
+    /// The items, by provider: Anthropic's and Bedrock's content blocks; Gemini's parts;
+    /// Responses' output items; OpenAI Chat's message object, one item. Stored history never
+    /// uses them: it replays as prose.
+    ///
+    /// ```
+    /// use transcript_replay::anthropic;
+    ///
+    /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "thinking", "thinking": "Need the file.", "signature": "EqQB..."},
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}
+    ///   ], "stop_reason": "tool_use"}"#)?;
+    /// let native: Vec<&str> = reply.native().collect();
+    /// assert_eq!(native[0], r#"{"type": "thinking", "thinking": "Need the file.", "signature": "EqQB..."}"#);
+    /// assert_eq!(native.len(), 2);
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn native(&self) -> impl Iterator<Item = &str> {
+        self.native.0.iter().map(|item| item.get())
+    }
+
+    /// The provider whose reply this is.
+    ///
+    /// ```
+    /// use transcript_replay::{gemini, Provider};
+    ///
+    /// let reply = gemini::read_reply(r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": "STOP"}]}"#)?;
+    /// assert_eq!(reply.provider(), Provider::Gemini);
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// The stored message, without the rest.
+    ///
+    /// ```
+    /// use transcript_replay::{gemini, StoredMessage};
+    ///
+    /// let reply = gemini::read_reply(r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": "STOP"}]}"#)?;
+    /// assert_eq!(reply.into_message(), StoredMessage::assistant("Hi"));
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn into_message(self) -> StoredMessage {
+        self.message
+    }
+}
+
+impl Serialize for Reply {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut outcome = serializer.serialize_struct("Reply", 2)?;
+        outcome.serialize_field("stop", &self.stop)?;
+        outcome.serialize_field("message", &self.message)?;
+        outcome.end()
+    }
+}
+
+/// Whether a block has no content at all: a text or reasoning block with no text.
+fn is_empty(block: &Block) -> bool {
+    match block {
+        Block::Text { text } => text.is_empty(),
+        Block::Reasoning { reasoning } => reasoning.is_empty(),
+        Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Image { .. } => false,
+    }
+}
+
+/// The prefix of the ids the crate makes for tool calls that came without one (Gemini's, a
+/// compatible server's): no provider's own id starts with it, so a made id is never sent back
+/// as if the provider had given it.
+pub const MADE_ID_PREFIX: &str = "made_";
+
+/// The id the crate makes for the `call`-th call (from 0) without an id in round `round` of a
+/// turn: `made_{round}_{call}`, stable for the same reply and unique within a stored turn.
+pub(crate) fn made_id(round: usize, call: usize) -> String {
+    format!("{MADE_ID_PREFIX}{round}_{call}")
+}
+
+/// Whether a text is one whole JSON value.
+pub(crate) fn is_complete_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// Token counts as a reply states them, each absent until the provider gives one: a later
+/// count replaces an earlier one (providers send cumulative counters), and a count sent as
+/// `null` leaves the earlier one standing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    pub(crate) input: Option<u64>,
+    pub(crate) output: Option<u64>,
+    pub(crate) cache_creation: Option<u64>,
+    pub(crate) cache_read: Option<u64>,
+}
+
+impl Counts {
+    /// Takes every count `later` gives.
+    pub(crate) fn update(&mut self, later: Counts) {
+        let Counts {
+            input,
+            output,
+            cache_creation,
+            cache_read,
+        } = later;
+        self.input = input.or(self.input);
+        self.output = output.or(self.output);
+        self.cache_creation = cache_creation.or(self.cache_creation);
+        self.cache_read = cache_read.or(self.cache_read);
+    }
+
+    /// The usage to store: `None` when the reply gave no count at all.
+    pub(crate) fn usage(self) -> Option<TokenUsage> {
+        (self != Counts::default()).then(|| TokenUsage {
+            input_tokens: self.input.unwrap_or(0),
+            output_tokens: self.output.unwrap_or(0),
+            cache_creation_input_tokens: self.cache_creation.unwrap_or(0),
+            cache_read_input_tokens: self.cache_read.unwrap_or(0),
+        })
+    }
+}

@@ -1,0 +1,188 @@
+//! The blocks of a streamed reply, built as its deltas come: each keyed by the provider's own
+//! index of it, each given its place in the reply when its first content arrives.
+
+use crate::record::{Block, Role, StoredMessage, ToolInput};
+use crate::reply::is_complete_json;
+
+use super::Delta;
+
+/// A block being built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Slot {
+    Text(String),
+    Reasoning(String),
+    Call {
+        id: String,
+        name: String,
+        input: String,
+        /// Whether the whole reply carries the input as a JSON value (Anthropic, Bedrock),
+        /// rather than as a string of JSON text (OpenAI).
+        as_value: bool,
+    },
+}
+
+/// The blocks of a streamed reply, in the order they began, each found by the key the
+/// provider gives it (Anthropic's and Bedrock's block index, OpenAI's tool-call index).
+#[derive(Debug, Default)]
+pub(crate) struct Blocks {
+    slots: Vec<Slot>,
+    keys: Vec<(usize, usize)>,
+}
+
+impl Blocks {
+    /// The block of a key, when it has begun.
+    fn slot(&mut self, key: usize) -> Option<(usize, &mut Slot)> {
+        let &(_, index) = self.keys.iter().rev().find(|(known, _)| *known == key)?;
+        self.slots.get_mut(index).map(|slot| (index, slot))
+    }
+
+    fn begin(&mut self, key: usize, slot: Slot) -> usize {
+        let index = self.slots.len();
+        self.slots.push(slot);
+        self.keys.push((key, index));
+        index
+    }
+
+    /// Adds text to the text block of `key`, beginning it at its first text.
+    pub(crate) fn text(&mut self, key: usize, text: &str, deltas: &mut Vec<Delta>) {
+        self.append(key, text, false, deltas);
+    }
+
+    /// Adds reasoning to the reasoning block of `key`, beginning it at its first text.
+    pub(crate) fn reasoning(&mut self, key: usize, text: &str, deltas: &mut Vec<Delta>) {
+        self.append(key, text, true, deltas);
+    }
+
+    fn append(&mut self, key: usize, text: &str, reasoning: bool, deltas: &mut Vec<Delta>) {
+        if text.is_empty() {
+            return;
+        }
+        let index = match self.slot(key) {
+            Some((index, Slot::Text(joined))) if !reasoning => {
+                joined.push_str(text);
+                index
+            }
+            Some((index, Slot::Reasoning(joined))) if reasoning => {
+                joined.push_str(text);
+                index
+            }
+            Some(_) | None => {
+                let slot = if reasoning {
+                    Slot::Reasoning(text.to_owned())
+                } else {
+                    Slot::Text(text.to_owned())
+                };
+                self.begin(key, slot)
+            }
+        };
+        let text = text.to_owned();
+        deltas.push(if reasoning {
+            Delta::Reasoning { block: index, text }
+        } else {
+            Delta::Text { block: index, text }
+        });
+    }
+
+    /// Begins a tool call at `key`; `as_value` says whether the whole reply carries its input
+    /// as a JSON value rather than as a string.
+    pub(crate) fn call(
+        &mut self,
+        key: usize,
+        id: &str,
+        name: &str,
+        as_value: bool,
+        deltas: &mut Vec<Delta>,
+    ) {
+        let slot = Slot::Call {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            input: String::new(),
+            as_value,
+        };
+        let block = self.begin(key, slot);
+        deltas.push(Delta::ToolCall {
+            block,
+            id: id.to_owned(),
+            name: name.to_owned(),
+        });
+    }
+
+    /// Names the call at `key`, when its name comes after it began; gives it its id, when a
+    /// real one comes after the crate made one.
+    pub(crate) fn name_call(&mut self, key: usize, new_id: Option<&str>, new_name: Option<&str>) {
+        if let Some((_, Slot::Call { id, name, .. })) = self.slot(key) {
+            if let Some(new_name) = new_name.filter(|new_name| !new_name.is_empty()) {
+                if name.is_empty() {
+                    new_name.clone_into(name);
+                }
+            }
+            if let Some(new_id) = new_id.filter(|new_id| !new_id.is_empty()) {
+                if id.starts_with(crate::reply::MADE_ID_PREFIX) {
+                    new_id.clone_into(id);
+                }
+            }
+        }
+    }
+
+    /// The id of the call at `key`.
+    pub(crate) fn call_id(&mut self, key: usize) -> Option<&str> {
+        match self.slot(key) {
+            Some((_, Slot::Call { id, .. })) => Some(id.as_str()),
+            Some(_) | None => None,
+        }
+    }
+
+    /// Adds a piece of the input of the call at `key`.
+    pub(crate) fn input(&mut self, key: usize, piece: &str, deltas: &mut Vec<Delta>) {
+        if piece.is_empty() {
+            return;
+        }
+        if let Some((block, Slot::Call { input, .. })) = self.slot(key) {
+            input.push_str(piece);
+            deltas.push(Delta::ToolInput {
+                block,
+                piece: piece.to_owned(),
+            });
+        }
+    }
+
+    /// The blocks, built.
+    pub(crate) fn blocks(&self) -> Vec<Block> {
+        self.slots.iter().map(build).collect()
+    }
+
+    /// The message so far, for display.
+    pub(crate) fn partial(&self) -> StoredMessage {
+        StoredMessage::new(Role::Assistant, self.blocks())
+    }
+
+    /// The block of `key`, built, when it has begun.
+    pub(crate) fn block_of(&mut self, key: usize) -> Option<Block> {
+        self.slot(key).map(|(_, slot)| build(slot))
+    }
+}
+
+/// A block, built: a call that streamed no input has `{}` (Anthropic sends `partial_json: ""`
+/// for a tool without arguments, Bedrock no input delta at all).
+fn build(slot: &Slot) -> Block {
+    match slot {
+        Slot::Text(text) => Block::text(text.clone()),
+        Slot::Reasoning(text) => Block::reasoning(text.clone()),
+        Slot::Call {
+            id,
+            name,
+            input,
+            as_value,
+        } => {
+            // Text that is no complete JSON cannot stand as a JSON value.
+            let input = match (input.is_empty(), as_value) {
+                (true, true) => ToolInput::json_unchecked("{}".to_owned()),
+                (false, true) if is_complete_json(input) => {
+                    ToolInput::json_unchecked(input.clone())
+                }
+                (_, true | false) => ToolInput::from(input.as_str()),
+            };
+            Block::tool_use(id.clone(), name.clone(), input)
+        }
+    }
+}
