@@ -11,11 +11,11 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
-use std::path::Path;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 use transcript_replay::{replay_messages, Vision};
+use transcript_replay_conformance::bench::ratio;
 use transcript_replay_conformance::records::agent_record;
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
@@ -64,22 +64,6 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-/// The time criterion reports for one benchmark in this run, in nanoseconds: its slope
-/// estimate where it has one (the figure it prints), else its mean.
-fn typical(group: &str, bench: &str) -> Option<f64> {
-    let target = std::env::var_os("CARGO_TARGET_DIR").unwrap_or_else(|| "target".into());
-    let path = Path::new(&target)
-        .join("criterion")
-        .join(group.replace('/', "_"))
-        .join(bench)
-        .join("new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let estimates: serde_json::Value = serde_json::from_str(&text).ok()?;
-    estimates["slope"]["point_estimate"]
-        .as_f64()
-        .or_else(|| estimates["mean"]["point_estimate"].as_f64())
-}
-
 fn print_ratios() {
     println!("\nratios to the baseline measured in the same run (lower is cheaper):");
     println!(
@@ -89,13 +73,6 @@ fn print_ratios() {
     for size in SIZES {
         let replay = format!("replay/{size}");
         let serialize = format!("serialize/{size}");
-        let ratio = |group: &str, bench: &str, baseline: &str| match (
-            typical(group, bench),
-            typical(group, baseline),
-        ) {
-            (Some(time), Some(base)) => format!("{:.3}", time / base),
-            _ => "-".to_owned(),
-        };
         println!(
             "{size:>8}  {:>12}  {:>12}  {:>20}  {:>20}",
             ratio(&replay, "replay/sees", "clone (baseline)"),

@@ -1,5 +1,6 @@
 //! The conformance suite of `transcript-replay`: what its tests share.
 //!
+//! - [`bench`]: the figures criterion wrote, read back for the benchmarks' ratios.
 //! - [`records`]: generators of stored records for property tests, and real image headers.
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
 //!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
@@ -12,6 +13,7 @@
 //! This package is not published; it keeps the heavy test dependencies (schema validation,
 //! property testing, criterion) out of the crate's own build.
 
+pub mod bench;
 pub mod corpus;
 pub mod json;
 pub mod records;

@@ -8,7 +8,8 @@
 //! user message; any other image becomes a marker that names Anthropic.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`].
+//! [`Turn`]. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
+//! [`stream()`] reads a streamed one into the same, and [`read_error`] reads an error response.
 //!
 //! # Sequencing, as found
 //!

@@ -10,7 +10,8 @@
 //! the URL (`/model/{modelId}/converse`), not the body.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`], with `cachePoint` blocks when the turn asks for prompt caching.
+//! [`Turn`], with `cachePoint` blocks when the turn asks for prompt caching. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
+//! [`stream()`] reads a streamed one into the same, and [`read_error`] reads an error response.
 //!
 //! # Sequencing, as found
 //!

@@ -101,7 +101,8 @@ struct Stream {
 impl Stream {
     /// The kind of the block at `index`, which `new` gives when the block is new.
     fn kind(&mut self, index: usize, new: impl FnOnce() -> Kind) -> Option<&mut Kind> {
-        if !self.kinds.iter().any(|(known, _)| *known == index) {
+        // Searched from the end: deltas go to the newest blocks.
+        if !self.kinds.iter().rev().any(|(known, _)| *known == index) {
             self.kinds.push((index, new()));
         }
         self.kinds

@@ -9,7 +9,8 @@
 //! any other image becomes a marker that names Gemini.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`].
+//! [`Turn`]. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
+//! [`stream()`] reads a streamed one into the same, and [`read_error`] reads an error response.
 //!
 //! # Sequencing, as found
 //!

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::error;
 use super::reply::{
-    blocked, read_candidate, read_part, read_usage, Added, Feedback, Parts, FINISH_REASONS,
+    blocked, read_candidate, read_part, read_usage, Added, Feedback, Part, Parts, FINISH_REASONS,
 };
 use crate::provider::Provider;
 use crate::record::{Role, StoredMessage};
@@ -55,110 +55,182 @@ pub fn stream() -> StreamReader {
 /// The most text kept of lines outside `data:` while they do not make an error object.
 const LOOSE_LIMIT: usize = 1 << 20;
 
+/// A part kept for the round in flight.
+#[derive(Debug)]
+enum Native {
+    /// Text (or a thought), whose increments join, with the signature that came with it.
+    Text {
+        text: String,
+        thought: bool,
+        signature: Option<String>,
+    },
+    /// Any other part, as it came.
+    Raw(Box<RawValue>),
+}
+
 #[derive(Debug, Default)]
 struct Stream {
     parts: Parts,
     /// The model's parts as Gemini takes them back in the round in flight: adjacent text
     /// increments joined, each thought signature kept on the part it came with.
-    native: Vec<Map<String, Value>>,
+    native: Vec<Native>,
     counts: Counts,
     finish: Option<String>,
     /// Lines outside `data:`, gathered until they make an error object.
     loose: String,
 }
 
+/// A chunk, read in one pass: the parts of its first candidate, each with its exact text.
+/// Anything this does not read (a part of a kind the record has no block for, a value of the
+/// wrong type) is read again by the reply's own reader, which says what is wrong and where.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Chunk<'a> {
+    #[serde(borrow, default)]
+    candidates: Option<Vec<Candidate<'a>>>,
+    #[serde(borrow, default)]
+    usage_metadata: Option<&'a RawValue>,
+    #[serde(default)]
+    prompt_feedback: Option<Feedback>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Candidate<'a> {
+    #[serde(borrow, default)]
+    content: Option<Content<'a>>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Content<'a> {
+    #[serde(borrow, default)]
+    parts: Option<Vec<&'a RawValue>>,
+}
+
+/// A text part, the one a stream brings most: nothing but text, its thought flag and its
+/// signature.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TextPart<'a> {
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    thought: Option<bool>,
+    #[serde(default)]
+    thought_signature: Option<String>,
+}
+
 impl Stream {
-    /// Keeps a part for the round in flight, joining a text increment to the text part before
-    /// it when neither carries a thought signature of its own yet.
-    fn keep(&mut self, part: &RawValue) -> Result<(), Failure> {
-        let part: Map<String, Value> =
-            serde_json::from_str(part.get()).map_err(|error| Failure::json(&error))?;
-        let thought = |part: &Map<String, Value>| part.get("thought") == Some(&Value::Bool(true));
-        let text = part.get("text").and_then(Value::as_str);
-        let only_text = part
-            .keys()
-            .all(|key| matches!(key.as_str(), "text" | "thought" | "thoughtSignature"));
-        if let (Some(text), true) = (text, only_text) {
-            if let Some(last) = self.native.last_mut() {
-                let joins = last.get("text").is_some()
-                    && last
-                        .keys()
-                        .all(|key| matches!(key.as_str(), "text" | "thought" | "thoughtSignature"))
-                    && thought(last) == thought(&part)
-                    && !last.contains_key("thoughtSignature");
-                if joins {
-                    if let Some(Value::String(joined)) = last.get_mut("text") {
-                        joined.push_str(text);
-                    }
-                    if let Some(signature) = part.get("thoughtSignature") {
-                        last.insert("thoughtSignature".to_owned(), signature.clone());
-                    }
-                    return Ok(());
-                }
-            }
-            if text.is_empty() && !part.contains_key("thoughtSignature") {
-                return Ok(());
+    /// Keeps a part for the round in flight: a text increment joins the text part before it
+    /// when both are of one kind and that one carries no signature yet; an empty text with no
+    /// signature adds nothing.
+    fn keep(&mut self, text: Option<&TextPart<'_>>, raw: &RawValue) {
+        let Some(part) = text else {
+            self.native.push(Native::Raw(raw.to_owned()));
+            return;
+        };
+        let thought = part.thought.unwrap_or(false);
+        if let Some(Native::Text {
+            text,
+            thought: last_thought,
+            signature: signature @ None,
+        }) = self.native.last_mut()
+        {
+            if *last_thought == thought {
+                text.push_str(&part.text);
+                signature.clone_from(&part.thought_signature);
+                return;
             }
         }
-        self.native.push(part);
+        if part.text.is_empty() && part.thought_signature.is_none() {
+            return;
+        }
+        self.native.push(Native::Text {
+            text: part.text.clone().into_owned(),
+            thought,
+            signature: part.thought_signature.clone(),
+        });
+    }
+
+    /// The part a raw part is, read fast when it is text, else by the reply's reader.
+    fn part(
+        &mut self,
+        raw: &RawValue,
+        at: &At<'_>,
+        deltas: &mut Vec<Delta>,
+    ) -> Result<(), Failure> {
+        let text: Option<TextPart<'_>> = serde_json::from_str(raw.get()).ok();
+        let part = match &text {
+            Some(text) => Part::Text {
+                text: text.text.clone().into_owned(),
+                thought: text.thought.unwrap_or(false),
+            },
+            None => read_part(at).map_err(|error| Failure::content(&error))?,
+        };
+        self.keep(text.as_ref(), raw);
+        match self.parts.push(part) {
+            Added::Text(block, text) => deltas.push(Delta::Text {
+                block,
+                text: text.to_owned(),
+            }),
+            Added::Reasoning(block, text) => deltas.push(Delta::Reasoning {
+                block,
+                text: text.to_owned(),
+            }),
+            Added::Call(block, id, name, input) => {
+                deltas.push(Delta::ToolCall {
+                    block,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                });
+                deltas.push(Delta::ToolInput {
+                    block,
+                    piece: input.to_owned(),
+                });
+            }
+            Added::Other => {}
+        }
         Ok(())
     }
 
     /// The response chunk of one event.
     fn chunk(&mut self, data: &str, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Chunk<'a> {
-            #[serde(borrow, default)]
-            candidates: Option<Vec<&'a RawValue>>,
-            #[serde(borrow, default)]
-            usage_metadata: Option<&'a RawValue>,
-            #[serde(default)]
-            prompt_feedback: Option<Feedback>,
-            #[serde(borrow, default)]
-            error: Option<&'a RawValue>,
-        }
-        let content = |error: crate::reply::ReplyError| Failure::content(&error);
-        let at = At::body(Provider::Gemini, data)
-            .map_err(|error| Failure::Json(error.what().to_owned()))?;
-        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let chunk: Chunk<'_> = match serde_json::from_str(data) {
+            Ok(chunk) => chunk,
+            // Read again in place, to say where the chunk is not what Gemini sends.
+            Err(error) => {
+                return Err(self
+                    .detailed(data)
+                    .err()
+                    .unwrap_or_else(|| Failure::json(&error)))
+            }
+        };
         if chunk.error.is_some() {
             if let Some(error) = error::read(None, data) {
                 return Err(Failure::Provider(error));
             }
         }
+        // Paths for errors, made only when a part needs the reply's reader.
+        let body = At::body_unchecked(Provider::Gemini, data);
         match chunk.candidates.as_deref().and_then(<[_]>::first) {
-            Some(&candidate) => {
-                let candidate_at = at.child(candidate, "candidates[0]");
-                let candidate = read_candidate(&candidate_at).map_err(content)?;
-                for part_at in candidate.parts.iter().flatten() {
-                    let part = read_part(part_at).map_err(content)?;
-                    self.keep(part_at.raw())?;
-                    match self.parts.push(part) {
-                        Added::Text(block, text) => deltas.push(Delta::Text {
-                            block,
-                            text: text.to_owned(),
-                        }),
-                        Added::Reasoning(block, text) => deltas.push(Delta::Reasoning {
-                            block,
-                            text: text.to_owned(),
-                        }),
-                        Added::Call(block, id, name, input) => {
-                            deltas.push(Delta::ToolCall {
-                                block,
-                                id: id.to_owned(),
-                                name: name.to_owned(),
-                            });
-                            deltas.push(Delta::ToolInput {
-                                block,
-                                piece: input.to_owned(),
-                            });
-                        }
-                        Added::Other => {}
-                    }
+            Some(candidate) => {
+                for (index, &raw) in candidate
+                    .content
+                    .as_ref()
+                    .and_then(|content| content.parts.as_deref())
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                {
+                    let at = body.child(raw, format_args!("candidates[0].content.parts[{index}]"));
+                    self.part(raw, &at, deltas)?;
                 }
                 if candidate.finish_reason.is_some() {
-                    self.finish = candidate.finish_reason;
+                    self.finish.clone_from(&candidate.finish_reason);
                 }
             }
             // A usage-only chunk; or a blocked prompt, which gets no candidate at all.
@@ -169,8 +241,35 @@ impl Stream {
                 }
             }
         }
-        if let Some(usage_at) = at.present(chunk.usage_metadata, "usageMetadata") {
-            self.counts.update(read_usage(&usage_at).map_err(content)?);
+        if let Some(usage) = chunk.usage_metadata.filter(|usage| usage.get() != "null") {
+            let at = body.child(usage, "usageMetadata");
+            self.counts
+                .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
+        }
+        Ok(())
+    }
+
+    /// Why a chunk cannot be read, said by the reply's own reader.
+    fn detailed(&self, data: &str) -> Result<(), Failure> {
+        let at = At::body(Provider::Gemini, data).map_err(|error| Failure::content(&error))?;
+        let candidates: Vec<&RawValue> =
+            match at.read::<Option<std::collections::BTreeMap<String, &RawValue>>>() {
+                Ok(Some(fields)) => match fields.get("candidates") {
+                    Some(&raw) => at
+                        .child(raw, "candidates")
+                        .read()
+                        .map_err(|error| Failure::content(&error))?,
+                    None => Vec::new(),
+                },
+                Ok(None) => Vec::new(),
+                Err(error) => return Err(Failure::content(&error)),
+            };
+        if let Some(&first) = candidates.first() {
+            let candidate = read_candidate(&at.child(first, "candidates[0]"))
+                .map_err(|error| Failure::content(&error))?;
+            for part_at in candidate.parts.iter().flatten() {
+                read_part(part_at).map_err(|error| Failure::content(&error))?;
+            }
         }
         Ok(())
     }
@@ -205,7 +304,27 @@ impl Events for Stream {
         let native = self
             .native
             .iter()
-            .filter_map(|part| serde_json::value::to_raw_value(part).ok())
+            .filter_map(|part| match part {
+                Native::Raw(raw) => Some(raw.clone()),
+                Native::Text {
+                    text,
+                    thought,
+                    signature,
+                } => {
+                    let mut fields = Map::new();
+                    fields.insert("text".to_owned(), Value::from(text.as_str()));
+                    if *thought {
+                        fields.insert("thought".to_owned(), Value::Bool(true));
+                    }
+                    if let Some(signature) = signature {
+                        fields.insert(
+                            "thoughtSignature".to_owned(),
+                            Value::from(signature.as_str()),
+                        );
+                    }
+                    serde_json::value::to_raw_value(&fields).ok()
+                }
+            })
             .collect();
         Ok(Reply::new(
             Provider::Gemini,

@@ -6,6 +6,10 @@
 //! written as it is serialized. Images go only in user messages, in the media types and size
 //! OpenAI takes; any other image becomes a marker that names OpenAI.
 //!
+//! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
+//! [`Turn`]. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
+//! [`stream()`] reads a streamed one into the same, and [`read_error`] reads an error response.
+//!
 //! ```
 //! use transcript_replay::{openai, parse_record, replay_messages, Vision};
 //!

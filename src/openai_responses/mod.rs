@@ -11,7 +11,8 @@
 //! message; any other image becomes a marker that names OpenAI.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
-//! [`Turn`], with the system text S as `instructions`.
+//! [`Turn`], with the system text S as `instructions`. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
+//! [`stream()`] reads a streamed one into the same, and [`read_error`] reads an error response.
 //!
 //! ```
 //! use transcript_replay::{openai_responses, parse_record, replay_messages, Vision};

@@ -124,6 +124,17 @@ impl<'a> At<'a> {
         })
     }
 
+    /// A body that is already known to be one JSON value (a stream's event, read already),
+    /// to make paths for errors from. Only its start is read now.
+    pub(crate) fn body_unchecked(provider: Provider, body: &'a str) -> Self {
+        At {
+            provider,
+            body,
+            raw: RawValue::NULL,
+            path: "the body".to_owned(),
+        }
+    }
+
     /// Reads the value as `T`; a failure says where in the whole body it is.
     pub(crate) fn read<T: Deserialize<'a>>(&self) -> Result<T, ReplyError> {
         serde_json::from_str(self.raw.get()).map_err(|error| {
