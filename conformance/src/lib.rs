@@ -1,6 +1,6 @@
 //! The conformance suite of `transcript-replay`: what its tests share.
 //!
-//! - [`bench`]: the figures criterion wrote, read back for the benchmarks' ratios.
+//! - [`bench`](mod@bench): the figures criterion wrote, read back for the benchmarks' ratios.
 //! - [`records`]: generators of stored records for property tests, and real image headers.
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
 //!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
