@@ -8,7 +8,7 @@
 use serde::ser::{Serialize, Serializer};
 
 use crate::body::{BodyError, Turn};
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, Priced, Units};
 use crate::provider::Provider;
 use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};
@@ -86,7 +86,7 @@ impl cost::sealed::Sealed for AnyBody<'_> {}
 
 /// The cost of the provider's body, as that body prices itself.
 impl Priced for AnyBody<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
+    fn units(&self) -> Units<'_> {
         match self {
             AnyBody::OpenAi(body) => body.units(),
             AnyBody::OpenAiResponses(body) => body.units(),

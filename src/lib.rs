@@ -262,18 +262,22 @@ mod record;
 mod render;
 mod replay;
 mod reply;
+mod rounds;
 mod rules;
 mod signature;
 mod stop;
 mod stream;
 mod tokens;
+mod tools;
 mod wire;
 
 pub use crate::any_provider::AnyBody;
 pub use crate::body::{BodyError, Turn};
 pub use crate::cache::Cache;
 pub use crate::conversation_file::{write_record, ConversationFile};
-pub use crate::cost::{image_tokens, Cost, Estimate, ImageRule, ImageTokens, Priced, IMAGE_TOKENS};
+pub use crate::cost::{
+    image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
+};
 pub use crate::error::Error;
 pub use crate::marker::Reason;
 pub use crate::parse::parse_record;
@@ -282,11 +286,13 @@ pub use crate::provider_error::{ErrorKind, ProviderError};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::reply::{Reply, ReplyError, MADE_ID_PREFIX};
+pub use crate::rounds::{ToolImage, ToolOutput};
 pub use crate::rules::ImageLimits;
 pub use crate::signature::ImageFormat;
 pub use crate::stop::StopReason;
 pub use crate::stream::{Delta, StreamError, StreamErrorKind, StreamReader};
 pub use crate::tokens::estimate_tokens;
+pub use crate::tools::{Tool, ToolChoice, ToolError, UnknownToolChoice};
 pub use crate::wire::{Image, Part, Piece, Text, WireMessage, WireRole};
 
 // The README's examples run as doctests, so it cannot drift from the crate.

@@ -195,7 +195,7 @@ impl fmt::Display for Megabytes {
 /// At most this many characters of a stored media type are shown in a marker.
 const SHOWN_CHARS: usize = 64;
 
-/// A stored media type as a marker shows it.
+/// A stored media type (or another stored value, such as a call's id) as a marker shows it.
 ///
 /// A marker is a line of the crate's own making, so stored data must never be able to close
 /// it early or forge another: characters that could (`[`, `]`, `(`, `)`, `\`, control and

@@ -11,14 +11,17 @@ use crate::wire::{Image, Part, WireMessage};
 /// An image as the provider will take it, or why it cannot.
 pub(crate) type Verdict<'a> = Result<Image<'a>, Reason>;
 
-/// The verdict on every image of the conversation, in order: first each image on its own,
-/// then the request's limits, which keep the newest images and withhold the oldest.
+/// The verdict on every image of the conversation, in order, and on the `extra` images that
+/// follow it (a round's tool images, which land where the provider takes them): first each
+/// image on its own, then the request's limits, which keep the newest images and withhold the
+/// oldest.
 pub(crate) fn image_verdicts<'a>(
     messages: &[WireMessage<'a>],
     landings: &[bool],
     rules: &Rules,
     limits: &ImageLimits,
-) -> Vec<Verdict<'a>> {
+    extra: &[Image<'a>],
+) -> (Vec<Verdict<'a>>, Vec<Verdict<'a>>) {
     let mut verdicts: Vec<(Verdict<'a>, Option<(u32, u32)>)> = messages
         .iter()
         .zip(landings)
@@ -28,9 +31,16 @@ pub(crate) fn image_verdicts<'a>(
                 Part::Text(_) => None,
             })
         })
+        .chain(
+            extra
+                .iter()
+                .map(|image| verdict(image, true, rules, limits)),
+        )
         .collect();
     withhold_for_request(&mut verdicts, rules.provider, limits);
-    verdicts.into_iter().map(|(verdict, _)| verdict).collect()
+    let mut verdicts: Vec<Verdict<'a>> = verdicts.into_iter().map(|(verdict, _)| verdict).collect();
+    let extra = verdicts.split_off(verdicts.len() - extra.len());
+    (verdicts, extra)
 }
 
 /// Which request limit decides how many images stay native.

@@ -12,6 +12,8 @@ pub(crate) struct Rendered<'a> {
     pub(crate) messages: Vec<(TurnRole, Vec<Part<'a>>)>,
     /// For each message, the index of the first wire message it carries.
     pub(crate) starts: Vec<usize>,
+    /// The verdicts on the extra images given after the messages, in order.
+    pub(crate) extra: Vec<Verdict<'a>>,
 }
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
@@ -22,8 +24,20 @@ pub(crate) fn render<'a>(
     rules: &Rules,
     limits: &ImageLimits,
 ) -> Rendered<'a> {
+    render_with_extra(messages, rules, limits, &[])
+}
+
+/// Renders as [`render`] does, and judges `extra` images that follow the messages (a round's
+/// tool images) under the same request limits.
+pub(crate) fn render_with_extra<'a>(
+    messages: &[WireMessage<'a>],
+    rules: &Rules,
+    limits: &ImageLimits,
+    extra: &[Image<'a>],
+) -> Rendered<'a> {
     let landings = landings(messages, rules);
-    let mut verdicts = image_verdicts(messages, &landings, rules, limits).into_iter();
+    let (verdicts, extra) = image_verdicts(messages, &landings, rules, limits, extra);
+    let mut verdicts = verdicts.into_iter();
     let leading = if rules.hoists_system {
         messages
             .iter()
@@ -66,6 +80,7 @@ pub(crate) fn render<'a>(
         system,
         messages: rendered,
         starts,
+        extra,
     }
 }
 

@@ -133,7 +133,7 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
 }
 
 /// Why an image may not be shown, the first reason that applies; `None` when it is shown.
-fn unseen(media_type: &str, data: &str, vision: Vision) -> Option<Reason> {
+pub(crate) fn unseen(media_type: &str, data: &str, vision: Vision) -> Option<Reason> {
     match vision {
         Vision::Blind => Some(Reason::Blind),
         Vision::Sees if !is_image_media_type(media_type) => Some(Reason::NotAnImageType),

@@ -3,6 +3,7 @@
 
 use crate::marker::Reason;
 use crate::provider::Provider;
+use crate::tools::NameRule;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
 /// (`render.rs`) and the body assembly (`body/`).
@@ -49,6 +50,18 @@ pub(crate) struct Rules {
     /// message without a `role` is an item of another kind (a Responses `function_call`,
     /// say), and counts as no turn.
     pub(crate) appended_roles: &'static [(&'static str, TurnRole)],
+    /// How the provider limits a tool's name.
+    pub(crate) tool_names: NameRule,
+    /// Whether a tool may ask for strict adherence to its schema.
+    pub(crate) tools_take_strict: bool,
+    /// Whether the provider can be told to call no tool.
+    pub(crate) takes_no_tool_choice: bool,
+    /// Whether a request whose messages carry tool calls or results must declare tools
+    /// (Bedrock: "The toolConfig field must be defined when using toolUse and toolResult
+    /// content blocks").
+    pub(crate) rounds_need_tools: bool,
+    /// The top-level keys the provider's tool declarations and choice go in.
+    pub(crate) tool_keys: &'static [&'static str],
 }
 
 impl Rules {

@@ -366,6 +366,15 @@ pub enum Piece<'a> {
         /// The stored media type.
         media_type: &'a str,
     },
+    /// `[Image ({media_type}) from the result of {id}]`: stands before an image a tool of the
+    /// round in flight returned, for a provider whose tool results take no image (OpenAI
+    /// Chat), in the user message after the results.
+    ToolImage {
+        /// The image's media type.
+        media_type: &'a str,
+        /// The id of the call whose result it is.
+        id: &'a str,
+    },
 }
 
 impl Piece<'_> {
@@ -379,7 +388,8 @@ impl Piece<'_> {
             | Piece::ImageNotShown { .. }
             | Piece::EmptyMessage
             | Piece::SystemLabel
-            | Piece::ImageFromEarlierTurn { .. } => false,
+            | Piece::ImageFromEarlierTurn { .. }
+            | Piece::ToolImage { .. } => false,
         }
     }
 }
@@ -411,6 +421,12 @@ impl fmt::Display for Piece<'_> {
                 "[Image ({}) from an earlier turn]",
                 ShownMediaType(media_type)
             ),
+            Piece::ToolImage { media_type, id } => write!(
+                f,
+                "[Image ({}) from the result of {}]",
+                ShownMediaType(media_type),
+                ShownMediaType(id)
+            ),
         }
     }
 }
@@ -435,6 +451,7 @@ pub struct Image<'a> {
 }
 
 impl<'a> Image<'a> {
+    /// An image of this media type and base64 data.
     pub(crate) fn new(media_type: &'a str, data: &'a str) -> Self {
         Image { media_type, data }
     }

@@ -164,7 +164,7 @@ data: [DONE]
 "#;
 
 /// The shape of OpenAI's Responses streaming guide
-/// (<https://platform.openai.com/docs/guides/streaming-responses>): items added, their deltas,
+/// (<https://developers.openai.com/docs/guides/streaming-responses>): items added, their deltas,
 /// items done, `response.completed` with the whole response.
 const RESPONSES_TOOL: &str = r#"event: response.created
 data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","created_at":1741290958,"status":"in_progress","output":[],"usage":null}}

@@ -70,7 +70,9 @@
 mod error;
 mod reply;
 mod request;
+mod round;
 mod stream;
+mod tools;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -81,6 +83,7 @@ use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -159,6 +162,13 @@ pub(crate) static RULES: Rules = Rules {
     model_role: "assistant",
     body_keys: &["system", "messages"],
     appended_roles: &[("user", TurnRole::User), ("assistant", TurnRole::Assistant)],
+    // `^[a-zA-Z0-9_-]{1,128}$`
+    // (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>).
+    tool_names: NameRule { max: 128 },
+    tools_take_strict: true,
+    takes_no_tool_choice: true,
+    rounds_need_tools: false,
+    tool_keys: &["tools", "tool_choice"],
 };
 
 /// Renders wire messages as the `system` and `messages` of a Messages request.
@@ -198,6 +208,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
     let mut rendered = render::render(messages, &RULES, limits);
     Request {
         system: rendered.system.take(),
+        starts: rendered.starts.clone(),
         messages: messages_of(rendered),
     }
 }

@@ -5,11 +5,14 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+use super::round::{self, Element};
+use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
+use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -48,7 +51,13 @@ pub struct Body<'a> {
     cache: Option<Cache>,
     /// Where the history's breakpoints go, as (message, block), when asked for.
     breakpoints: Vec<(usize, usize)>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
     messages: Vec<Message<'a>>,
+    /// For each message, the wire message it begins with, and how many the history has.
+    starts: Vec<usize>,
+    history_len: usize,
+    rounds: Vec<Element<'a>>,
     appended: Arc<body::Appended>,
 }
 
@@ -58,6 +67,11 @@ impl<'a> Body<'a> {
         let hoisted = assembled.rendered.system.take();
         Body {
             fields: assembled.fields,
+            tools: assembled.tools,
+            tool_choice: assembled.tool_choice,
+            starts: assembled.rendered.starts.clone(),
+            history_len: assembled.history_len,
+            rounds: round::elements(assembled.rounds, assembled.cache),
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
             breakpoints: assembled.breakpoints,
@@ -77,6 +91,7 @@ impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             let marks = self.system_marks();
             map.serialize_entry(
@@ -104,6 +119,7 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &messages,
+                rounds: &self.rounds,
                 appended: &self.appended,
             },
         )?;
@@ -112,6 +128,17 @@ impl Serialize for Body<'_> {
 }
 
 impl Body<'_> {
+    /// The tool declarations and choice, as their key and value.
+    fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if !self.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        }
+        if let Some(choice) = &self.tool_choice {
+            map.serialize_entry("tool_choice", &tools::Choice(choice))?;
+        }
+        Ok(())
+    }
+
     /// The breakpoint on S, the first system block, which every conversation shares.
     fn system_marks(&self) -> Vec<(usize, usize, Cache)> {
         match (self.cache, self.has_instructions) {
@@ -176,6 +203,8 @@ pub struct Request<'a> {
     pub system: Option<Text<'a>>,
     /// One message per wire message after the leading system messages, in order.
     pub messages: Vec<Message<'a>>,
+    /// For each message, the wire message it renders (for the estimate's `of`).
+    pub(super) starts: Vec<usize>,
 }
 
 impl Serialize for Request<'_> {
@@ -287,43 +316,56 @@ impl Serialize for ContentBlock<'_, '_> {
 }
 
 #[derive(serde::Serialize)]
-struct Base64Source<'a> {
+pub(super) struct Base64Source<'a> {
     #[serde(rename = "type")]
-    kind: &'static str,
-    media_type: &'a str,
-    data: &'a str,
+    pub(super) kind: &'static str,
+    pub(super) media_type: &'a str,
+    pub(super) data: &'a str,
 }
 
 impl cost::sealed::Sealed for Request<'_> {}
 
-/// The cost of the fragment: the system text first, when there is one, then each message.
+/// The cost of the fragment: the system text first, when there is one, then each message,
+/// each the stored message it begins with.
 impl Priced for Request<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            self.system
-                .as_ref()
-                .map(std::slice::from_ref)
-                .map(Unit::texts),
-            self.messages
-                .iter()
-                .map(|message| message.content.as_slice()),
-            &[],
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        if let Some(system) = &self.system {
+            units.system_texts("system", std::slice::from_ref(system));
+        }
+        units.list("messages");
+        for (message, &start) in self.messages.iter().zip(&self.starts) {
+            units.parts(Of::History(start), &message.content);
+        }
+        units
     }
 }
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the system blocks first, when there are any, then each message,
-/// then the caller's appended messages.
+/// The cost of the body: the caller's fields and the tools, the system blocks, then each
+/// message, the rounds and the caller's appended messages.
 impl Priced for Body<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            (!self.system.is_empty()).then(|| Unit::parts(&self.system)),
-            self.messages
-                .iter()
-                .map(|message| message.content.as_slice()),
-            &self.appended,
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.fields(&self.fields);
+        if !self.tools.is_empty() || self.tool_choice.is_some() {
+            units.tools(
+                &["tools", "tool_choice"],
+                tool_text(|map| self.write_tools(map)),
+            );
+        }
+        if !self.system.is_empty() {
+            units.system_parts("system", &self.system);
+        }
+        units.list("messages");
+        for (message, &start) in self.messages.iter().zip(&self.starts) {
+            units.parts(Of::turn(start, self.history_len), &message.content);
+        }
+        for element in &self.rounds {
+            element.price(&mut units);
+        }
+        units.appended(&self.appended);
+        units
     }
 }

@@ -68,7 +68,9 @@
 mod error;
 mod reply;
 mod request;
+mod round;
 mod stream;
+mod tools;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -79,6 +81,7 @@ use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -139,6 +142,18 @@ pub(crate) static RULES: Rules = Rules {
     model_role: "assistant",
     body_keys: &["system", "messages"],
     appended_roles: &[("user", TurnRole::User), ("assistant", TurnRole::Assistant)],
+    // `[a-zA-Z0-9_-]+`, at most 64
+    // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html>).
+    tool_names: NameRule { max: 64 },
+    tools_take_strict: true,
+    // `toolChoice` is `auto`, `any` or `tool`: there is no `none`
+    // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolChoice.html>).
+    takes_no_tool_choice: false,
+    // "The toolConfig field must be defined when using toolUse and toolResult content
+    // blocks", <https://github.com/langgenius/dify/issues/16421>,
+    // <https://github.com/vercel/ai/pull/7537>).
+    rounds_need_tools: true,
+    tool_keys: &["toolConfig"],
 };
 
 /// Renders wire messages as the `system` and `messages` of a Converse request.
@@ -173,6 +188,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
     let mut rendered = render::render(messages, &RULES, limits);
     Request {
         system: rendered.system.take(),
+        starts: rendered.starts.clone(),
         messages: messages_of(rendered),
     }
 }

@@ -5,11 +5,14 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+use super::round::{self, Element};
+use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
+use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Image, Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -42,6 +45,8 @@ pub struct Request<'a> {
     pub system: Option<Text<'a>>,
     /// The turns after them, adjacent ones of one role merged.
     pub messages: Vec<Message<'a>>,
+    /// For each message, the first wire message it carries (for the estimate's `of`).
+    pub(super) starts: Vec<usize>,
 }
 
 impl Serialize for Request<'_> {
@@ -164,7 +169,7 @@ impl Serialize for ContentBlock<'_, '_> {
 }
 
 /// `{"format": "png", "source": {"bytes": "<base64>"}}`.
-struct ImageBlock<'p, 'a>(&'p Image<'a>);
+pub(super) struct ImageBlock<'p, 'a>(pub(super) &'p Image<'a>);
 
 impl Serialize for ImageBlock<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -188,7 +193,7 @@ impl Serialize for ImageBlock<'_, '_> {
 }
 
 /// `{"type": "default"}`, with `"ttl": "1h"` for an hour.
-struct CachePoint(Cache);
+pub(super) struct CachePoint(pub(super) Cache);
 
 impl Serialize for CachePoint {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -259,7 +264,13 @@ pub struct Body<'a> {
     cache: Option<Cache>,
     /// Where the history's cache points go, after these (message, block) positions.
     breakpoints: Vec<(usize, usize)>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
     messages: Vec<Message<'a>>,
+    /// For each message, the wire message it begins with, and how many the history has.
+    starts: Vec<usize>,
+    history_len: usize,
+    rounds: Vec<Element<'a>>,
     appended: Arc<body::Appended>,
 }
 
@@ -272,10 +283,29 @@ impl<'a> Body<'a> {
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
             breakpoints: assembled.breakpoints,
+            tools: assembled.tools,
+            tool_choice: assembled.tool_choice,
             system: assembled.instructions.into_iter().chain(hoisted).collect(),
+            starts: assembled.rendered.starts.clone(),
+            history_len: assembled.history_len,
             messages: messages_of(assembled.rendered),
+            rounds: round::elements(assembled.rounds, assembled.cache),
             appended: assembled.appended,
         }
+    }
+
+    /// The tool declarations and choice, as `toolConfig`.
+    fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if !self.tools.is_empty() {
+            map.serialize_entry(
+                "toolConfig",
+                &tools::Config {
+                    tools: self.tools,
+                    choice: self.tool_choice.as_ref(),
+                },
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -283,6 +313,7 @@ impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             map.serialize_entry(
                 "system",
@@ -298,6 +329,7 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &messages,
+                rounds: &self.rounds,
                 appended: &self.appended,
             },
         )?;
@@ -328,34 +360,44 @@ impl Body<'_> {
 
 impl cost::sealed::Sealed for Request<'_> {}
 
-/// The cost of the fragment: the system blocks first, when there are any, then each message.
+/// The cost of the fragment: the system blocks first, when there are any, then each message,
+/// each the stored message it begins with.
 impl Priced for Request<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            self.system
-                .as_ref()
-                .map(std::slice::from_ref)
-                .map(Unit::texts),
-            self.messages
-                .iter()
-                .map(|message| message.content.as_slice()),
-            &[],
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        if let Some(system) = &self.system {
+            units.system_texts("system", std::slice::from_ref(system));
+        }
+        units.list("messages");
+        for (message, &start) in self.messages.iter().zip(&self.starts) {
+            units.parts(Of::History(start), &message.content);
+        }
+        units
     }
 }
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the system blocks first, when there are any, then each message,
-/// then the caller's appended messages.
+/// The cost of the body: the caller's fields and the tools, the system blocks, then each
+/// message, the rounds and the caller's appended messages.
 impl Priced for Body<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            (!self.system.is_empty()).then(|| Unit::texts(&self.system)),
-            self.messages
-                .iter()
-                .map(|message| message.content.as_slice()),
-            &self.appended,
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.fields(&self.fields);
+        if !self.tools.is_empty() {
+            units.tools(&["toolConfig"], tool_text(|map| self.write_tools(map)));
+        }
+        if !self.system.is_empty() {
+            units.system_texts("system", &self.system);
+        }
+        units.list("messages");
+        for (message, &start) in self.messages.iter().zip(&self.starts) {
+            units.parts(Of::turn(start, self.history_len), &message.content);
+        }
+        for element in &self.rounds {
+            element.price(&mut units);
+        }
+        units.appended(&self.appended);
+        units
     }
 }

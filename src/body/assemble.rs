@@ -11,10 +11,14 @@ use super::error::{BodyError, Kind};
 use super::fields::{Appended, Fields};
 use super::Turn;
 use crate::cache::{self, Cache};
+use crate::marker::Reason;
 use crate::render::{self, Rendered};
-use crate::replay::{replay_messages, REPLAY_PREAMBLE};
+use crate::replay::{replay_messages, unseen, REPLAY_PREAMBLE};
+use crate::reply::Reply;
+use crate::rounds;
 use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::wire::{is_blank_char, Part, Piece, Text};
+use crate::tools::{self, Tool, ToolChoice};
+use crate::wire::{is_blank_char, Image, Part, Piece, Text};
 
 /// A whole request, assembled for one provider: what its serializer writes.
 pub(crate) struct Assembled<'a> {
@@ -30,6 +34,43 @@ pub(crate) struct Assembled<'a> {
     pub(crate) breakpoints: Vec<(usize, usize)>,
     /// The breakpoints asked for.
     pub(crate) cache: Option<Cache>,
+    /// The tools declared, and the choice among them.
+    pub(crate) tools: &'a [Tool],
+    pub(crate) tool_choice: Option<ToolChoice>,
+    /// The rounds of the turn in flight, written after the live turn.
+    pub(crate) rounds: Vec<AssembledRound<'a>>,
+    /// How many wire messages the history has (the live turn's follow), to say which stored
+    /// message each turn begins with.
+    pub(crate) history_len: usize,
+}
+
+/// A round as a body writes it: the reply whose content goes back as it came, and one answer
+/// per call, in the calls' order.
+pub(crate) struct AssembledRound<'a> {
+    pub(crate) reply: &'a Reply,
+    pub(crate) answers: Vec<Answer<'a>>,
+}
+
+/// A call and its result, as a body writes it.
+#[derive(Debug, Clone)]
+pub(crate) struct Answer<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    /// Whether the id is the provider's own (a made one is never sent back).
+    pub(crate) real_id: bool,
+    pub(crate) is_error: bool,
+    /// The output's text, then a marker for each image not sent natively, by the join rule.
+    pub(crate) text: Text<'a>,
+    /// The output's images sent natively, in order.
+    pub(crate) images: Vec<Image<'a>>,
+}
+
+impl Answer<'_> {
+    /// Whether the output's text is blank: no output but white space, and no marker. Blank
+    /// text is what Anthropic and Bedrock refuse as a text block.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.text.pieces().iter().all(Piece::is_blank)
+    }
 }
 
 /// Assembles a turn's body under a provider's rules, or says which rule it cannot meet.
@@ -55,16 +96,110 @@ pub(crate) fn assemble<'a>(
     if turn.prefill && !rules.takes_prefill {
         return Err(BodyError::new(Kind::PrefillNotTaken(provider)));
     }
+    tools::check(turn.tools, turn.tool_choice.as_ref(), rules)?;
+    if !turn.tools.is_empty() {
+        if let Some((key, _)) = turn
+            .fields
+            .iter()
+            .find(|(key, _)| rules.tool_keys.contains(&key.as_str()))
+        {
+            return Err(BodyError::new(Kind::ReservedField {
+                provider,
+                key: key.clone(),
+            }));
+        }
+    }
+    let answered = turn
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(index, round)| rounds::answered(index, round, provider))
+        .collect::<Result<Vec<_>, _>>()?;
+    if rules.rounds_need_tools && !turn.rounds.is_empty() && turn.tools.is_empty() {
+        return Err(BodyError::new(Kind::RoundsWithoutTools(provider)));
+    }
+    if turn.prefill && !turn.rounds.is_empty() {
+        return Err(BodyError::new(Kind::PrefillWithRounds));
+    }
     let appended_roles = appended_roles(&turn.appended, rules)?;
     let mut wire = replay_messages(turn.history, turn.vision);
     wire.extend(replay_messages(turn.live, turn.vision));
-    let mut rendered = render::render(&wire, rules, turn.limits.as_ref().unwrap_or(default_limits));
+    // The rounds' images, each judged on its own first as replay judges a stored image.
+    let round_images: Vec<Result<Image<'a>, Reason>> = answered
+        .iter()
+        .flatten()
+        .flat_map(|answer| &answer.output.images)
+        .map(
+            |image| match unseen(&image.media_type, &image.data, turn.vision) {
+                Some(reason) => Err(reason),
+                None => Ok(Image::new(&image.media_type, &image.data)),
+            },
+        )
+        .collect();
+    let candidates: Vec<Image<'a>> = round_images.iter().filter_map(|image| image.ok()).collect();
+    let mut rendered = render::render_with_extra(
+        &wire,
+        rules,
+        turn.limits.as_ref().unwrap_or(default_limits),
+        &candidates,
+    );
+    let mut extra = std::mem::take(&mut rendered.extra).into_iter();
+    let mut judged = round_images.into_iter().map(|image| match image {
+        Ok(_) => extra.next().unwrap_or(Err(Reason::InvalidBase64)),
+        Err(reason) => Err(reason),
+    });
+    let rounds: Vec<AssembledRound<'a>> = turn
+        .rounds
+        .iter()
+        .zip(answered)
+        .map(|(round, answered)| AssembledRound {
+            reply: round.reply,
+            answers: answered
+                .into_iter()
+                .map(|answered| {
+                    let mut pieces = Vec::new();
+                    let mut images = Vec::new();
+                    for image in &answered.output.images {
+                        match judged.next().unwrap_or(Err(Reason::InvalidBase64)) {
+                            Ok(native) => images.push(native),
+                            Err(reason) => pieces.push(Piece::ImageNotShown {
+                                media_type: &image.media_type,
+                                reason,
+                            }),
+                        }
+                    }
+                    if !answered.output.output.is_empty() || pieces.is_empty() {
+                        pieces.insert(0, Piece::Text(&answered.output.output));
+                    }
+                    Answer {
+                        id: answered.id,
+                        name: answered.name,
+                        real_id: answered.real_id,
+                        is_error: answered.output.is_error,
+                        text: Text::from_pieces(pieces),
+                        images,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
     let instructions = system_text(turn.instructions, turn.preamble);
 
+    // The rounds answer the last turn, which must be the user's; they end on the results.
+    if !rounds.is_empty() && rendered.messages.last().map(|(role, _)| *role) != Some(TurnRole::User)
+    {
+        return Err(BodyError::new(Kind::RoundsAfterNoUserTurn {
+            provider,
+            role: rules.model_role,
+        }));
+    }
     // Sequencing over the whole request: the crate's turns, then the caller's, where their
     // role is known.
     if rules.merges_same_role {
-        let mut previous = rendered.messages.last().map(|(role, _)| *role);
+        let mut previous = match rounds.is_empty() {
+            true => rendered.messages.last().map(|(role, _)| *role),
+            false => Some(TurnRole::User),
+        };
         for (index, &role) in appended_roles.iter().enumerate() {
             if let (Some(role), Some(before)) = (role, previous) {
                 if role == before {
@@ -104,9 +239,11 @@ pub(crate) fn assemble<'a>(
             rejects: rules.rejects_no_turn || list_empty,
         }));
     }
-    let last = match appended_roles.last() {
-        Some(role) => *role,
-        None => rendered.messages.last().map(|(role, _)| *role),
+    let last = match (appended_roles.last(), rounds.is_empty()) {
+        (Some(role), _) => *role,
+        // The last round ends on the results, the user's side.
+        (None, false) => Some(TurnRole::User),
+        (None, true) => rendered.messages.last().map(|(role, _)| *role),
     };
     if last == Some(TurnRole::Assistant) {
         if !turn.prefill {
@@ -148,6 +285,10 @@ pub(crate) fn assemble<'a>(
         appended: Arc::clone(&turn.appended),
         breakpoints,
         cache: turn.cache,
+        tools: turn.tools,
+        tool_choice: turn.tool_choice.clone(),
+        rounds,
+        history_len: turn.history.len(),
     })
 }
 

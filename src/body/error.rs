@@ -74,6 +74,53 @@ pub(crate) enum Kind {
         known: Vec<&'static str>,
     },
     FieldsNotAnObject(&'static str),
+    /// A tool whose name the provider refuses.
+    ToolName {
+        provider: Provider,
+        name: String,
+        max: usize,
+    },
+    ToolDeclaredTwice(String),
+    /// A tool that asks for strictness of a provider that has no such flag.
+    StrictNotTaken {
+        provider: Provider,
+        name: String,
+    },
+    ChoiceWithoutTools,
+    ChoiceOfNoTool(String),
+    /// A tool choice the provider cannot express.
+    ChoiceNotTaken {
+        provider: Provider,
+        choice: &'static str,
+    },
+    /// A round whose reply is another provider's.
+    RoundOfAnotherProvider {
+        round: usize,
+        of: Provider,
+        provider: Provider,
+    },
+    /// A round whose reply calls no tool.
+    RoundWithoutCalls(usize),
+    CallWithoutOutput {
+        round: usize,
+        id: String,
+    },
+    OutputOfNoCall {
+        round: usize,
+        id: String,
+    },
+    OutputTwice {
+        round: usize,
+        id: String,
+    },
+    /// Rounds without declared tools, for a provider that requires them.
+    RoundsWithoutTools(Provider),
+    /// Rounds after a conversation that does not end on a user turn.
+    RoundsAfterNoUserTurn {
+        provider: Provider,
+        role: &'static str,
+    },
+    PrefillWithRounds,
     DuplicateField(String),
     ReservedField {
         provider: Provider,
@@ -156,6 +203,70 @@ impl fmt::Display for Kind {
                     write!(f, "{separator}{name:?}")?;
                 }
                 Ok(())
+            }
+            Kind::ToolName {
+                provider,
+                name,
+                max,
+            } => write!(
+                f,
+                "the tool name {name:?} is not one {provider} takes: 1 to {max} ASCII letters, \
+                 digits, `_` or `-`"
+            ),
+            Kind::ToolDeclaredTwice(name) => write!(f, "the tool `{name}` is declared twice"),
+            Kind::StrictNotTaken { provider, name } => write!(
+                f,
+                "the tool `{name}` asks for strict input, and {provider} has no such flag"
+            ),
+            Kind::ChoiceWithoutTools => f.write_str("a tool choice was given, and no tool"),
+            Kind::ChoiceOfNoTool(name) => {
+                write!(
+                    f,
+                    "the tool choice names `{name}`, which is no declared tool"
+                )
+            }
+            Kind::ChoiceNotTaken { provider, choice } => {
+                write!(f, "{provider} cannot express the tool choice `{choice}`")
+            }
+            Kind::RoundOfAnotherProvider {
+                round,
+                of,
+                provider,
+            } => write!(
+                f,
+                "round {round} is a reply of {of}, and the request goes to {provider}: a reply's \
+                 own content goes back only to its provider"
+            ),
+            Kind::RoundWithoutCalls(round) => write!(
+                f,
+                "round {round} calls no tool: a reply without tool calls ends the turn (store \
+                 it with store_turn)"
+            ),
+            Kind::CallWithoutOutput { round, id } => {
+                write!(f, "round {round}: the call `{id}` has no output")
+            }
+            Kind::OutputOfNoCall { round, id } => {
+                write!(
+                    f,
+                    "round {round}: the output for `{id}` answers no call of the round"
+                )
+            }
+            Kind::OutputTwice { round, id } => {
+                write!(f, "round {round}: the output for `{id}` is given twice")
+            }
+            Kind::RoundsWithoutTools(provider) => write!(
+                f,
+                "the request carries tool rounds and declares no tool, which {provider} rejects: \
+                 declare the tools"
+            ),
+            Kind::RoundsAfterNoUserTurn { provider, role } => write!(
+                f,
+                "the rounds would follow {} turn, and {provider} takes them only after the \
+                 user's: add the live turn",
+                article(role)
+            ),
+            Kind::PrefillWithRounds => {
+                f.write_str("a prefill was asked for, and the turn has rounds in flight")
             }
             Kind::FieldsNotAnObject(found) => {
                 write!(f, "the caller's fields must be a JSON object, not {found}")

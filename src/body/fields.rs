@@ -18,16 +18,17 @@ pub(crate) type Appended = Vec<Box<RawValue>>;
 pub(crate) fn read_fields(fields: &impl Serialize, into: &mut Fields) -> Result<(), BodyError> {
     let raw = serde_json::value::to_raw_value(fields)
         .map_err(|error| BodyError::new(Kind::NotJson(error.to_string())))?;
-    let entries: Entries = serde_json::from_str(raw.get()).map_err(|_| {
-        let found = match raw.get().as_bytes().first() {
-            Some(b'[') => "an array",
-            Some(b'"') => "a string",
-            Some(b'n') => "null",
-            Some(b't' | b'f') => "a boolean",
-            Some(_) | None => "a number",
-        };
-        BodyError::new(Kind::FieldsNotAnObject(found))
-    })?;
+    let entries: Entries<String, Box<RawValue>> =
+        serde_json::from_str(raw.get()).map_err(|_| {
+            let found = match raw.get().as_bytes().first() {
+                Some(b'[') => "an array",
+                Some(b'"') => "a string",
+                Some(b'n') => "null",
+                Some(b't' | b'f') => "a boolean",
+                Some(_) | None => "a number",
+            };
+            BodyError::new(Kind::FieldsNotAnObject(found))
+        })?;
     for (key, value) in entries.0 {
         if into.iter().any(|(existing, _)| *existing == key) {
             return Err(BodyError::new(Kind::DuplicateField(key)));
@@ -37,15 +38,20 @@ pub(crate) fn read_fields(fields: &impl Serialize, into: &mut Fields) -> Result<
     Ok(())
 }
 
-/// The entries of a JSON object, in order, each value kept as its exact text.
-struct Entries(Vec<(String, Box<RawValue>)>);
+/// The entries of a JSON object, in order, each key and value read as `K` and `V` (a value
+/// as its exact text, owned or borrowed).
+pub(crate) struct Entries<K, V>(pub(crate) Vec<(K, V)>);
 
-impl<'de> serde::Deserialize<'de> for Entries {
+impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de>
+    for Entries<K, V>
+{
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
+        struct EntriesVisitor<K, V>(std::marker::PhantomData<(K, V)>);
 
-        impl<'de> serde::de::Visitor<'de> for EntriesVisitor {
-            type Value = Entries;
+        impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::de::Visitor<'de>
+            for EntriesVisitor<K, V>
+        {
+            type Value = Entries<K, V>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a JSON object")
@@ -54,16 +60,16 @@ impl<'de> serde::Deserialize<'de> for Entries {
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> Result<Entries, A::Error> {
+            ) -> Result<Entries<K, V>, A::Error> {
                 let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<String, Box<RawValue>>()? {
+                while let Some(entry) = map.next_entry::<K, V>()? {
                     entries.push(entry);
                 }
                 Ok(Entries(entries))
             }
         }
 
-        deserializer.deserialize_map(EntriesVisitor)
+        deserializer.deserialize_map(EntriesVisitor(std::marker::PhantomData))
     }
 }
 
@@ -78,21 +84,29 @@ pub(crate) fn write_fields<M: SerializeMap>(
     Ok(())
 }
 
-/// A body's list of turns: the ones the crate rendered, then the caller's own, verbatim.
-pub(crate) struct Turns<'b, M> {
+/// A body's list of turns: the ones the crate rendered, the rounds in flight, then the
+/// caller's own messages, verbatim.
+pub(crate) struct Turns<'b, M, R> {
     pub(crate) first: Option<&'b M>,
     pub(crate) rendered: &'b [M],
+    pub(crate) rounds: &'b [R],
     pub(crate) appended: &'b [Box<RawValue>],
 }
 
-impl<M: Serialize> Serialize for Turns<'_, M> {
+impl<M: Serialize, R: Serialize> Serialize for Turns<'_, M, R> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len = usize::from(self.first.is_some()) + self.rendered.len() + self.appended.len();
+        let len = usize::from(self.first.is_some())
+            + self.rendered.len()
+            + self.rounds.len()
+            + self.appended.len();
         let mut seq = serializer.serialize_seq(Some(len))?;
         if let Some(first) = self.first {
             seq.serialize_element(first)?;
         }
         for message in self.rendered {
+            seq.serialize_element(message)?;
+        }
+        for message in self.rounds {
             seq.serialize_element(message)?;
         }
         for message in self.appended {

@@ -15,13 +15,16 @@ use serde::ser::Serialize;
 use crate::cache::Cache;
 use crate::record::StoredMessage;
 use crate::replay::Vision;
+use crate::reply::Reply;
+use crate::rounds::{self, Round, ToolOutput};
 use crate::rules::ImageLimits;
+use crate::tools::{Tool, ToolChoice};
 
-pub(crate) use self::assemble::{assemble, Assembled};
+pub(crate) use self::assemble::{assemble, Answer, Assembled, AssembledRound};
 pub use self::error::BodyError;
-pub(crate) use self::fields::{write_fields, Appended, Fields, Turns};
+pub(crate) use self::fields::{write_fields, Appended, Entries, Fields, Turns};
 
-use self::error::Kind;
+pub(crate) use self::error::Kind;
 use self::fields::read_fields;
 
 /// Everything one turn's request is made of, for any provider: the stored history, the live
@@ -134,6 +137,9 @@ pub struct Turn<'a> {
     fields: Arc<Fields>,
     appended: Arc<Appended>,
     problem: Option<BodyError>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
+    rounds: Vec<Round<'a>>,
 }
 
 impl<'a> Turn<'a> {
@@ -160,6 +166,9 @@ impl<'a> Turn<'a> {
             fields: Arc::default(),
             appended: Arc::default(),
             problem: None,
+            tools: &[],
+            tool_choice: None,
+            rounds: Vec::new(),
         }
     }
 
@@ -376,5 +385,129 @@ impl<'a> Turn<'a> {
     pub fn limits(mut self, limits: ImageLimits) -> Self {
         self.limits = Some(limits);
         self
+    }
+
+    /// The tools the model may call, declared once: each provider writes them in its own shape
+    /// (OpenAI Chat `tools[].function`, Responses `tools[]`, Anthropic `tools[].input_schema`,
+    /// Gemini `tools[].functionDeclarations[].parametersJsonSchema`, Bedrock
+    /// `toolConfig.tools[].toolSpec`), after the caller's fields and before the conversation,
+    /// so that they stay in every request's cached prefix. A name the provider refuses, or a
+    /// name given twice, makes the body an error that names the rule.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, StoredMessage, Tool, ToolChoice, Turn};
+    ///
+    /// let tools = [Tool::new("read", "Reads a file.", r#"{"type":"object","properties":{"path":{"type":"string"}}}"#)?];
+    /// let history = [StoredMessage::user("What is in a.rs?")];
+    /// let turn = Turn::new(&history).without_preamble().tools(&tools).tool_choice(ToolChoice::Auto);
+    /// assert_eq!(
+    ///     serde_json::to_string(&anthropic::body(&turn).unwrap()).unwrap(),
+    ///     concat!(
+    ///         r#"{"tools":[{"name":"read","description":"Reads a file.","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}],"#,
+    ///         r#""tool_choice":{"type":"auto"},"messages":[{"role":"user","content":[{"type":"text","text":"What is in a.rs?"}]}]}"#,
+    ///     ),
+    /// );
+    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// ```
+    #[must_use]
+    pub fn tools(mut self, tools: &'a [Tool]) -> Self {
+        self.tools = tools;
+        self
+    }
+
+    /// Which tools the model may or must call ([`ToolChoice`]), in the provider's words. A
+    /// choice without tools, a choice naming no declared tool, or one the provider cannot
+    /// express (Bedrock has no `none`) makes the body an error.
+    ///
+    /// ```
+    /// use transcript_replay::{bedrock, StoredMessage, Tool, ToolChoice, Turn};
+    ///
+    /// let tools = [Tool::new("ls", "Lists files.", "{}")?];
+    /// let history = [StoredMessage::user("List them.")];
+    /// let turn = Turn::new(&history).tools(&tools).tool_choice(ToolChoice::None);
+    /// assert_eq!(
+    ///     bedrock::body(&turn).unwrap_err().to_string(),
+    ///     "Bedrock cannot express the tool choice `none`",
+    /// );
+    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// ```
+    #[must_use]
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = Some(choice);
+        self
+    }
+
+    /// Adds a round of the turn in flight: a reply that called tools, and the outputs of those
+    /// calls. Rounds are written after the live turn, in order, natively: the reply's own
+    /// content byte for byte as it came (with its signatures and encrypted reasoning; OpenAI
+    /// Chat's message less its `null` fields and what only a response has), then one result per
+    /// call in the calls' order, linked by the call's id (see each provider module for its
+    /// shape). A call without an output, an output for no call, an output given twice, or a
+    /// reply of another provider makes the body an error that names the round and the id.
+    ///
+    /// At the end of the turn, [`store_turn`](Turn::store_turn) makes the one stored message
+    /// the rounds and the final reply become; from the next turn on, it replays as prose.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, StoredMessage, ToolOutput, Turn};
+    ///
+    /// let history = [StoredMessage::user("What is in a.rs?")];
+    /// let reply = openai::read_reply(concat!(
+    ///     r#"{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"#,
+    ///     r#""tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a.rs\"}"}}]}}]}"#,
+    /// )).unwrap();
+    /// let outputs = [ToolOutput::ok("call_1", "fn main() {}")];
+    /// let turn = Turn::new(&history).without_preamble().round(&reply, &outputs);
+    /// let body = serde_json::to_string(&openai::body(&turn).unwrap()).unwrap();
+    /// assert!(body.ends_with(concat!(
+    ///     r#"{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a.rs\"}"}}]},"#,
+    ///     r#"{"role":"tool","tool_call_id":"call_1","content":"fn main() {}"}]}"#,
+    /// )));
+    /// ```
+    #[must_use]
+    pub fn round(mut self, reply: &'a Reply, outputs: &'a [ToolOutput]) -> Self {
+        self.rounds.push(Round { reply, outputs });
+        self
+    }
+
+    /// The one stored message the turn becomes, once `last` (the reply that called no more
+    /// tools) has come: every block of every round's reply and of `last`, in order, each tool
+    /// call followed by its result (its name from the call, whether it failed from the
+    /// output, the output's images after it as `image` blocks), and the usage summed. No
+    /// signature or encrypted reasoning is stored: from the next turn on, the turn replays as
+    /// prose. Ids the crate made for calls that came without one are made again with each
+    /// round's number (`made_{round}_{k}`), so that they are unique in the stored turn.
+    ///
+    /// # Errors
+    ///
+    /// The [`BodyError`] of a round whose outputs do not answer its calls, or of a reply of
+    /// another provider.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Block, StoredMessage, ToolOutput, Turn};
+    ///
+    /// let history = [StoredMessage::user("Is a.rs empty?")];
+    /// let call = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}],
+    ///     "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}}"#).unwrap();
+    /// let outputs = [ToolOutput::ok("toolu_1", "")];
+    /// let last = anthropic::read_reply(r#"{"role": "assistant", "content": [{"type": "text", "text": "Yes."}],
+    ///     "stop_reason": "end_turn", "usage": {"input_tokens": 20, "output_tokens": 2}}"#).unwrap();
+    /// let stored = Turn::new(&history).round(&call, &outputs).store_turn(&last)?;
+    /// assert_eq!(stored.blocks, [
+    ///     Block::tool_use("toolu_1", "read", transcript_replay::ToolInput::json(r#"{"path": "a.rs"}"#).unwrap()),
+    ///     Block::tool_result("toolu_1", "read", ""),
+    ///     Block::text("Yes."),
+    /// ]);
+    /// assert_eq!(stored.usage.map(|usage| (usage.input_tokens, usage.output_tokens)), Some((30, 7)));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn store_turn(&self, last: &Reply) -> Result<StoredMessage, BodyError> {
+        // The turn is the first round's provider's; a reply of another is the error.
+        let provider = self
+            .rounds
+            .first()
+            .map_or(last.provider(), |round| round.reply.provider());
+        rounds::stored(&self.rounds, last, provider)
     }
 }

@@ -6,25 +6,28 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-/// The keys of a body's system text, whose value is one unit.
-const SYSTEM_KEYS: [&str; 3] = ["system", "systemInstruction", "instructions"];
-
-/// The keys of a body's list of turns, each element of which is one unit.
-const TURN_KEYS: [&str; 3] = ["messages", "contents", "input"];
+use super::Slot;
 
 /// Measures a body in one pass through its own serializer, counting bytes as they are
-/// written and never keeping them: the total, and the bytes of each unit (the system text's
-/// value, then each element of the list of turns).
-pub(super) fn measure(value: &(impl Serialize + ?Sized)) -> (usize, Vec<usize>) {
+/// written and never keeping them: the total, and the bytes of each of `count` units, found by
+/// `slots` (a top-level key whose value is one unit, or adds to one; a key whose list's
+/// elements are units from an index on).
+pub(super) fn measure(
+    value: &(impl Serialize + ?Sized),
+    slots: &[(&str, Slot)],
+    count: usize,
+) -> (usize, Vec<usize>) {
     let position = Rc::new(Cell::new(0));
-    let units = Rc::new(RefCell::new(Vec::new()));
+    let units = Rc::new(RefCell::new(vec![0; count]));
     let writer = Counter(Rc::clone(&position));
     let formatter = Measuring {
         position: Rc::clone(&position),
+        slots,
         depth: 0,
         key: String::new(),
         in_key: false,
-        list: false,
+        slot: None,
+        element: 0,
         start: 0,
         units: Rc::clone(&units),
     };
@@ -51,20 +54,31 @@ impl io::Write for Counter {
 }
 
 /// serde_json's compact format, byte for byte, that notes where each unit starts and ends.
-struct Measuring {
+struct Measuring<'s> {
     position: Rc<Cell<usize>>,
+    slots: &'s [(&'s str, Slot)],
     /// How deep in objects and arrays the writer is: 1 inside the body's own object.
     depth: usize,
     /// The key of the body's field being written, and whether it is being written.
     key: String,
     in_key: bool,
-    /// Whether the body's list of turns is being written.
-    list: bool,
+    /// Where the field being written goes, when it is measured.
+    slot: Option<Slot>,
+    /// The index of the element of a list being written.
+    element: usize,
     start: usize,
     units: Rc<RefCell<Vec<usize>>>,
 }
 
-impl serde_json::ser::Formatter for Measuring {
+impl Measuring<'_> {
+    fn add(&self, unit: usize, bytes: usize) {
+        if let Some(total) = self.units.borrow_mut().get_mut(unit) {
+            *total += bytes;
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Measuring<'_> {
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.depth += 1;
         writer.write_all(b"[")
@@ -93,17 +107,16 @@ impl serde_json::ser::Formatter for Measuring {
         if !first {
             writer.write_all(b",")?;
         }
-        if self.list && self.depth == 2 {
+        if let (Some(Slot::List(_)), 2) = (self.slot, self.depth) {
             self.start = self.position.get();
         }
         Ok(())
     }
 
     fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        if self.list && self.depth == 2 {
-            self.units
-                .borrow_mut()
-                .push(self.position.get() - self.start);
+        if let (Some(Slot::List(first)), 2) = (self.slot, self.depth) {
+            self.add(first + self.element, self.position.get() - self.start);
+            self.element += 1;
         }
         Ok(())
     }
@@ -143,7 +156,12 @@ impl serde_json::ser::Formatter for Measuring {
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b":")?;
         if self.depth == 1 {
-            self.list = TURN_KEYS.contains(&self.key.as_str());
+            self.slot = self
+                .slots
+                .iter()
+                .find(|(key, _)| *key == self.key)
+                .map(|&(_, slot)| slot);
+            self.element = 0;
             self.start = self.position.get();
         }
         Ok(())
@@ -151,12 +169,10 @@ impl serde_json::ser::Formatter for Measuring {
 
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         if self.depth == 1 {
-            if SYSTEM_KEYS.contains(&self.key.as_str()) {
-                self.units
-                    .borrow_mut()
-                    .push(self.position.get() - self.start);
+            if let Some(Slot::Whole(unit)) = self.slot {
+                self.add(unit, self.position.get() - self.start);
             }
-            self.list = false;
+            self.slot = None;
         }
         Ok(())
     }

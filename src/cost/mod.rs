@@ -11,17 +11,19 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::body::Answer;
 use crate::signature;
-use crate::wire::{Part, Text};
+use crate::wire::{Image, Part, Text};
 
 pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS};
 use self::measure::measure;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
-/// them (its system text first, when it has one).
+/// them (the caller's fields and the tools first, when there are any, then the system text,
+/// then the turns, the rounds and the caller's appended messages).
 ///
 /// It serializes as `{"bytes":N,"text_tokens":N,"images":N,"image_tokens":N,"messages":[...]}`,
-/// each message with the same four figures.
+/// each message with the same four figures after what it belongs to (`"of"`).
 ///
 /// - `bytes`: exactly what the body serializes to (`serde_json::to_vec(&body)?.len()`);
 ///   a message's bytes are those of its own JSON in the body.
@@ -56,22 +58,96 @@ pub struct Estimate {
     pub messages: Vec<Cost>,
 }
 
-/// The cost of one message of a body: the same figures as [`Estimate`], for it alone.
+/// The cost of one message of a body: the same figures as [`Estimate`], for it alone, and
+/// what it belongs to ([`Of`]).
 ///
 /// ```
-/// let cost = transcript_replay::Cost::default();
-/// assert_eq!(serde_json::to_string(&cost).unwrap(), r#"{"bytes":0,"text_tokens":0,"images":0,"image_tokens":0}"#);
+/// use transcript_replay::{openai, image_tokens, Of, Priced, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let body = openai::body(&Turn::new(&history).instructions("Be brief."))?;
+/// let estimate = body.estimate(image_tokens("gpt-4.1").unwrap());
+/// assert_eq!(estimate.messages[0].of, Of::System);
+/// assert_eq!(estimate.messages[1].of, Of::History(0));
+/// assert_eq!(
+///     serde_json::to_string(&estimate.messages[1]).unwrap(),
+///     format!(r#"{{"of":"history 0","bytes":{},"text_tokens":1,"images":0,"image_tokens":0}}"#, estimate.messages[1].bytes),
+/// );
+/// # Ok::<(), transcript_replay::BodyError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Cost {
-    /// The bytes of the message's own JSON.
+    /// What the message is: the system text, the caller's fields, the tools, a turn that
+    /// begins with a stored or live message, a round, or one of the caller's appended
+    /// messages.
+    pub of: Of,
+    /// The bytes of the message's own JSON (for the fields and the tools, of their values).
     pub bytes: usize,
-    /// The tokens of its text parts.
+    /// The tokens of its text parts (for the fields, the tools and the caller's own messages,
+    /// of their JSON text).
     pub text_tokens: usize,
     /// How many images it sends natively.
     pub images: usize,
     /// The tokens of those images.
     pub image_tokens: u64,
+}
+
+/// What a part of a body belongs to, so that each cost can be mapped back to the record.
+///
+/// It serializes, and displays, as `system`, `fields`, `tools`, `history N` (the turn that
+/// begins with stored message N: when a provider merges adjacent turns, one turn carries
+/// several), `live N` (begins with live message N), `round N`, or `appended N`.
+///
+/// ```
+/// assert_eq!(transcript_replay::Of::History(3).to_string(), "history 3");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Of {
+    /// The system text: the caller's instructions, the preamble, the hoisted history text.
+    System,
+    /// The caller's own top-level fields.
+    Fields,
+    /// The tool declarations and the tool choice.
+    Tools,
+    /// The turn that begins with this stored message of the history.
+    History(usize),
+    /// The turn that begins with this message of the live turn.
+    Live(usize),
+    /// A message of this round of the turn in flight.
+    Round(usize),
+    /// This one of the caller's appended messages.
+    Appended(usize),
+}
+
+impl fmt::Display for Of {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Of::System => f.write_str("system"),
+            Of::Fields => f.write_str("fields"),
+            Of::Tools => f.write_str("tools"),
+            Of::History(index) => write!(f, "history {index}"),
+            Of::Live(index) => write!(f, "live {index}"),
+            Of::Round(index) => write!(f, "round {index}"),
+            Of::Appended(index) => write!(f, "appended {index}"),
+        }
+    }
+}
+
+impl Serialize for Of {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Of {
+    /// The turn that begins with wire message `start`, of a history of `history` messages.
+    pub(crate) fn turn(start: usize, history: usize) -> Self {
+        match start.checked_sub(history) {
+            Some(live) => Of::Live(live),
+            None => Of::History(start),
+        }
+    }
 }
 
 /// A body or fragment whose cost can be estimated before it is sent: every provider's
@@ -144,9 +220,10 @@ pub struct Cost {
 /// assert_eq!((estimate.text_tokens, estimate.images), (1, 0));
 /// ```
 pub trait Priced: Serialize + sealed::Sealed {
-    /// The message-sized units of the body, in order, with their bytes and content.
+    /// The message-sized units of the body, in order, with what they carry, and where in the
+    /// body each is.
     #[doc(hidden)]
-    fn units(&self) -> Vec<Unit<'_>>;
+    fn units(&self) -> Units<'_>;
 
     /// The cost, with the default text estimate ([`estimate_tokens`](crate::estimate_tokens)).
     fn estimate(&self, images: &ImageTokens) -> Estimate {
@@ -168,54 +245,143 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// One message-sized unit of a body, as [`Priced`] walks it: what it carries. Its bytes are
-/// measured in the one pass that measures the whole body.
+/// One message-sized unit of a body, as [`Priced`] walks it: what it is and what it carries.
+/// Its bytes are measured in the one pass that measures the whole body.
 #[doc(hidden)]
 pub struct Unit<'a> {
+    of: Of,
     content: Content<'a>,
 }
 
 enum Content<'a> {
     Parts(&'a [Part<'a>]),
     Texts(&'a [Text<'a>]),
-    Raw(&'a RawValue),
+    /// JSON sent as it is (the caller's own values, a reply's own content): its text counted.
+    Raw(Vec<&'a RawValue>),
+    /// JSON the body writes (tool declarations): its text counted.
+    Json(String),
+    /// The results of a round: each output's text and native images, then parts written
+    /// beside them (an image a result cannot hold, with the line that says whose it is).
+    Answers(&'a [Answer<'a>], &'a [Part<'a>]),
 }
 
-impl<'a> Unit<'a> {
-    /// A message of parts.
-    pub(crate) fn parts(parts: &'a [Part<'a>]) -> Self {
-        Unit {
-            content: Content::Parts(parts),
+/// Where each unit is in a body: the top-level keys whose value is one unit (or adds to one),
+/// and the key whose list's elements are the units from an index on.
+#[derive(Clone, Copy)]
+pub(crate) enum Slot {
+    Whole(usize),
+    List(usize),
+}
+
+/// A body's units, and where they are.
+#[doc(hidden)]
+pub struct Units<'a> {
+    units: Vec<Unit<'a>>,
+    slots: Vec<(&'a str, Slot)>,
+}
+
+impl<'a> Units<'a> {
+    pub(crate) fn new() -> Self {
+        Units {
+            units: Vec::new(),
+            slots: Vec::new(),
         }
     }
 
-    /// System text blocks.
-    pub(crate) fn texts(texts: &'a [Text<'a>]) -> Self {
-        Unit {
-            content: Content::Texts(texts),
+    fn push(&mut self, of: Of, content: Content<'a>) -> usize {
+        self.units.push(Unit { of, content });
+        self.units.len() - 1
+    }
+
+    /// The caller's fields, one unit for all of them.
+    pub(crate) fn fields(&mut self, fields: &'a [(String, Box<RawValue>)]) {
+        if fields.is_empty() {
+            return;
+        }
+        let unit = self.push(
+            Of::Fields,
+            Content::Raw(fields.iter().map(|(_, value)| &**value).collect()),
+        );
+        for (key, _) in fields {
+            self.slots.push((key, Slot::Whole(unit)));
         }
     }
 
-    /// A caller's own message, sent as it is: its text is estimated as a whole.
-    pub(crate) fn raw(raw: &'a RawValue) -> Self {
-        Unit {
-            content: Content::Raw(raw),
+    /// The tool declarations and choice, under these keys, as the JSON text the body writes.
+    pub(crate) fn tools(&mut self, keys: &'a [&'a str], json: String) {
+        let unit = self.push(Of::Tools, Content::Json(json));
+        for key in keys {
+            self.slots.push((key, Slot::Whole(unit)));
+        }
+    }
+
+    /// The system text under `key`, as text blocks.
+    pub(crate) fn system_texts(&mut self, key: &'a str, texts: &'a [Text<'a>]) {
+        let unit = self.push(Of::System, Content::Texts(texts));
+        self.slots.push((key, Slot::Whole(unit)));
+    }
+
+    /// The system text under `key`, as parts.
+    pub(crate) fn system_parts(&mut self, key: &'a str, parts: &'a [Part<'a>]) {
+        let unit = self.push(Of::System, Content::Parts(parts));
+        self.slots.push((key, Slot::Whole(unit)));
+    }
+
+    /// The list of turns under `key`: the units pushed next are its elements, in order.
+    pub(crate) fn list(&mut self, key: &'a str) {
+        self.slots.push((key, Slot::List(self.units.len())));
+    }
+
+    /// An element of the list of turns made of parts.
+    pub(crate) fn parts(&mut self, of: Of, parts: &'a [Part<'a>]) {
+        self.push(of, Content::Parts(parts));
+    }
+
+    /// An element of text blocks.
+    pub(crate) fn texts(&mut self, of: Of, texts: &'a [Text<'a>]) {
+        self.push(of, Content::Texts(texts));
+    }
+
+    /// An element sent as it is.
+    pub(crate) fn raw(&mut self, of: Of, raw: &'a RawValue) {
+        self.push(of, Content::Raw(vec![raw]));
+    }
+
+    /// An element of a reply's own content items, sent as they came.
+    pub(crate) fn raws(&mut self, of: Of, raws: Vec<&'a RawValue>) {
+        self.push(of, Content::Raw(raws));
+    }
+
+    /// An element of a round's results, and the parts written beside them.
+    pub(crate) fn answers(&mut self, of: Of, answers: &'a [Answer<'a>], parts: &'a [Part<'a>]) {
+        self.push(of, Content::Answers(answers, parts));
+    }
+
+    /// The caller's appended messages, as elements.
+    pub(crate) fn appended(&mut self, appended: &'a [Box<RawValue>]) {
+        for (index, raw) in appended.iter().enumerate() {
+            self.raw(Of::Appended(index), raw);
         }
     }
 }
 
-/// A body's units, in the order every body writes them: its system text, when it has one,
-/// then its turns, then the caller's appended messages.
-pub(crate) fn units<'a>(
-    system: Option<Unit<'a>>,
-    turns: impl Iterator<Item = &'a [Part<'a>]>,
-    appended: &'a [Box<RawValue>],
-) -> Vec<Unit<'a>> {
-    system
-        .into_iter()
-        .chain(turns.map(Unit::parts))
-        .chain(appended.iter().map(|raw| Unit::raw(raw)))
-        .collect()
+/// The JSON text of a body's tool entries, as the body writes them: what the estimate counts
+/// of the tools.
+pub(crate) fn tool_text(
+    write: impl FnOnce(
+        &mut serde_json::ser::Compound<'_, &mut Vec<u8>, serde_json::ser::CompactFormatter>,
+    ) -> Result<(), serde_json::Error>,
+) -> String {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::new(&mut out);
+    let written = serde::Serializer::serialize_map(&mut serializer, None).and_then(|mut map| {
+        write(&mut map)?;
+        serde::ser::SerializeMap::end(map)
+    });
+    match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 /// Who counts a text's tokens.
@@ -244,42 +410,46 @@ fn estimate(
     rule: &ImageTokens,
     count: &mut TextCount<'_>,
 ) -> Estimate {
-    let (bytes, unit_bytes) = measure(body);
+    let Units { units, slots } = body.units();
+    let (bytes, unit_bytes) = measure(body, &slots, units.len());
     let mut estimate = Estimate {
         bytes,
         ..Estimate::default()
     };
-    // The units are the body's system text and turns, in the order it writes them.
-    let units = body.units();
-    debug_assert_eq!(unit_bytes.len(), units.len());
+    let image_cost = |image: &Image<'_>| match signature::read(image.data()).and_then(|s| s.size) {
+        Some((width, height)) => rule.tokens(width, height),
+        None => rule.tokens_of_unknown_size(),
+    };
     let unit_bytes = unit_bytes.into_iter().chain(std::iter::repeat(0));
     for (unit, unit_bytes) in units.into_iter().zip(unit_bytes) {
         let mut cost = Cost {
+            of: unit.of,
             bytes: unit_bytes,
-            ..Cost::default()
+            text_tokens: 0,
+            images: 0,
+            image_tokens: 0,
         };
         match unit.content {
-            Content::Parts(parts) => {
-                for part in parts {
-                    match part {
-                        Part::Text(text) => cost.text_tokens += count.count(text),
-                        Part::Image(image) => {
-                            cost.images += 1;
-                            cost.image_tokens +=
-                                match signature::read(image.data()).and_then(|s| s.size) {
-                                    Some((width, height)) => rule.tokens(width, height),
-                                    None => rule.tokens_of_unknown_size(),
-                                };
-                        }
-                    }
-                }
-            }
+            Content::Parts(parts) => price_parts(&mut cost, parts, count, &image_cost),
             Content::Texts(texts) => {
                 for text in texts {
                     cost.text_tokens += count.count(text);
                 }
             }
-            Content::Raw(raw) => cost.text_tokens += count.count(&raw.get()),
+            Content::Raw(raws) => {
+                for raw in raws {
+                    cost.text_tokens += count.count(&raw.get());
+                }
+            }
+            Content::Json(json) => cost.text_tokens += count.count(&json),
+            Content::Answers(answers, parts) => {
+                for answer in answers {
+                    cost.text_tokens += count.count(&answer.text);
+                    cost.images += answer.images.len();
+                    cost.image_tokens += answer.images.iter().map(image_cost).sum::<u64>();
+                }
+                price_parts(&mut cost, parts, count, &image_cost);
+            }
         }
         estimate.text_tokens += cost.text_tokens;
         estimate.images += cost.images;
@@ -287,4 +457,22 @@ fn estimate(
         estimate.messages.push(cost);
     }
     estimate
+}
+
+/// Adds the cost of text and image parts to a unit's.
+fn price_parts(
+    cost: &mut Cost,
+    parts: &[Part<'_>],
+    count: &mut TextCount<'_>,
+    image_cost: &impl Fn(&Image<'_>) -> u64,
+) {
+    for part in parts {
+        match part {
+            Part::Text(text) => cost.text_tokens += count.count(text),
+            Part::Image(image) => {
+                cost.images += 1;
+                cost.image_tokens += image_cost(image);
+            }
+        }
+    }
 }

@@ -69,7 +69,9 @@
 mod error;
 mod reply;
 mod request;
+mod round;
 mod stream;
+mod tools;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -80,6 +82,7 @@ use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::contents_of;
@@ -142,6 +145,15 @@ pub(crate) static RULES: Rules = Rules {
     model_role: "model",
     body_keys: &["systemInstruction", "system_instruction", "contents"],
     appended_roles: &[("user", TurnRole::User), ("model", TurnRole::Assistant)],
+    // "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 63"
+    // (<https://ai.google.dev/api/caching#FunctionDeclaration>).
+    tool_names: NameRule { max: 63 },
+    // A function declaration has no `strict`
+    // (<https://ai.google.dev/api/caching#FunctionDeclaration>).
+    tools_take_strict: false,
+    takes_no_tool_choice: true,
+    rounds_need_tools: false,
+    tool_keys: &["tools", "toolConfig"],
 };
 
 /// Renders wire messages as the `systemInstruction` and `contents` of a generateContent
@@ -180,6 +192,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
     let mut rendered = render::render(messages, &RULES, limits);
     Request {
         system_instruction: rendered.system.take(),
+        starts: rendered.starts.clone(),
         contents: contents_of(rendered),
     }
 }

@@ -5,10 +5,13 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+use super::round::{self, Element};
+use super::tools;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
+use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, Text};
 
 pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
@@ -40,9 +43,15 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     fields: Arc<body::Fields>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
     /// S and H, each when there is one.
     system: Vec<Text<'a>>,
     contents: Vec<Content<'a>>,
+    /// For each content, the wire message it begins with, and how many the history has.
+    starts: Vec<usize>,
+    history_len: usize,
+    rounds: Vec<Element<'a>>,
     appended: Arc<body::Appended>,
 }
 
@@ -52,10 +61,26 @@ impl<'a> Body<'a> {
         let hoisted = assembled.rendered.system.take();
         Body {
             fields: assembled.fields,
+            tools: assembled.tools,
+            tool_choice: assembled.tool_choice,
             system: assembled.instructions.into_iter().chain(hoisted).collect(),
+            starts: assembled.rendered.starts.clone(),
+            history_len: assembled.history_len,
             contents: contents_of(assembled.rendered),
+            rounds: round::elements(assembled.rounds),
             appended: assembled.appended,
         }
+    }
+
+    /// The tool declarations and config, as their key and value.
+    fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if !self.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        }
+        if let Some(choice) = &self.tool_choice {
+            map.serialize_entry("toolConfig", &tools::Config(choice))?;
+        }
+        Ok(())
     }
 }
 
@@ -63,6 +88,7 @@ impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             map.serialize_entry("systemInstruction", &SystemInstruction(&self.system))?;
         }
@@ -71,6 +97,7 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &self.contents,
+                rounds: &self.rounds,
                 appended: &self.appended,
             },
         )?;
@@ -97,8 +124,11 @@ impl Serialize for Body<'_> {
 pub struct Request<'a> {
     /// The leading system messages, joined by a blank line.
     pub system_instruction: Option<Text<'a>>,
-    /// One turn per wire message after the leading system messages, in order.
+    /// One turn per wire message after the leading system messages, adjacent ones of one
+    /// role merged, in order.
     pub contents: Vec<Content<'a>>,
+    /// For each content, the first wire message it carries (for the estimate's `of`).
+    pub(super) starts: Vec<usize>,
 }
 
 impl Serialize for Request<'_> {
@@ -184,7 +214,7 @@ impl Serialize for Parts<'_, '_> {
     }
 }
 
-struct GeminiPart<'p, 'a>(&'p Part<'a>);
+pub(super) struct GeminiPart<'p, 'a>(pub(super) &'p Part<'a>);
 
 impl Serialize for GeminiPart<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -225,30 +255,46 @@ struct Blob<'a> {
 impl cost::sealed::Sealed for Request<'_> {}
 
 /// The cost of the fragment: the system instruction first, when there is one, then each
-/// content.
+/// content, each the stored message it begins with.
 impl Priced for Request<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            self.system_instruction
-                .as_ref()
-                .map(std::slice::from_ref)
-                .map(Unit::texts),
-            self.contents.iter().map(|content| content.parts.as_slice()),
-            &[],
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        if let Some(system) = &self.system_instruction {
+            units.system_texts("systemInstruction", std::slice::from_ref(system));
+        }
+        units.list("contents");
+        for (content, &start) in self.contents.iter().zip(&self.starts) {
+            units.parts(Of::History(start), &content.parts);
+        }
+        units
     }
 }
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the system instruction first, when there is one, then each content,
-/// then the caller's appended contents.
+/// The cost of the body: the caller's fields and the tools, the system instruction, then each
+/// content, the rounds and the caller's appended contents.
 impl Priced for Body<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            (!self.system.is_empty()).then(|| Unit::texts(&self.system)),
-            self.contents.iter().map(|content| content.parts.as_slice()),
-            &self.appended,
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.fields(&self.fields);
+        if !self.tools.is_empty() || self.tool_choice.is_some() {
+            units.tools(
+                &["tools", "toolConfig"],
+                tool_text(|map| self.write_tools(map)),
+            );
+        }
+        if !self.system.is_empty() {
+            units.system_texts("systemInstruction", &self.system);
+        }
+        units.list("contents");
+        for (content, &start) in self.contents.iter().zip(&self.starts) {
+            units.parts(Of::turn(start, self.history_len), &content.parts);
+        }
+        for element in &self.rounds {
+            element.price(&mut units);
+        }
+        units.appended(&self.appended);
+        units
     }
 }

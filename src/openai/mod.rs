@@ -56,7 +56,9 @@
 mod error;
 mod reply;
 mod request;
+mod round;
 mod stream;
+mod tools;
 
 pub use self::error::read_error;
 pub(crate) use self::error::{from_parts as error_from_parts, read as read_any_error};
@@ -68,6 +70,7 @@ use crate::body::{self, BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -133,6 +136,13 @@ pub(crate) static RULES: Rules = Rules {
         ("tool", TurnRole::User),
         ("function", TurnRole::User),
     ],
+    // "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64"
+    // (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools>).
+    tool_names: NameRule { max: 64 },
+    tools_take_strict: true,
+    takes_no_tool_choice: true,
+    rounds_need_tools: false,
+    tool_keys: &["tools", "tool_choice"],
 };
 
 /// Renders wire messages as the `messages` of a Chat Completions request: one OpenAI message

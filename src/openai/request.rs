@@ -5,10 +5,13 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+use super::round::{self, Element};
+use super::tools;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
+use crate::tools::{Tool, ToolChoice};
 use crate::wire::{DataUrl, Image, Part, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -41,8 +44,14 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     fields: Arc<body::Fields>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
     system: Option<Message<'a>>,
     messages: Vec<Message<'a>>,
+    /// For each message, the wire message it begins with, and how many the history has.
+    starts: Vec<usize>,
+    history_len: usize,
+    rounds: Vec<Element<'a>>,
     appended: Arc<body::Appended>,
 }
 
@@ -51,13 +60,29 @@ impl<'a> Body<'a> {
     pub(super) fn new(assembled: Assembled<'a>) -> Self {
         Body {
             fields: assembled.fields,
+            tools: assembled.tools,
+            tool_choice: assembled.tool_choice,
             system: assembled.instructions.map(|text| Message {
                 role: WireRole::System,
                 content: vec![Part::Text(text)],
             }),
+            starts: assembled.rendered.starts.clone(),
+            history_len: assembled.history_len,
             messages: messages_of(assembled.rendered),
+            rounds: round::elements(assembled.rounds),
             appended: assembled.appended,
         }
+    }
+
+    /// The tool declarations and choice, as their key and value.
+    fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if !self.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        }
+        if let Some(choice) = &self.tool_choice {
+            map.serialize_entry("tool_choice", &tools::Choice(choice))?;
+        }
+        Ok(())
     }
 }
 
@@ -65,11 +90,13 @@ impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
         map.serialize_entry(
             "messages",
             &Turns {
                 first: self.system.as_ref(),
                 rendered: &self.messages,
+                rounds: &self.rounds,
                 appended: &self.appended,
             },
         )?;
@@ -174,32 +201,43 @@ impl Serialize for ImageUrl<'_, '_> {
 
 impl cost::sealed::Sealed for Request<'_> {}
 
-/// The cost of the fragment: one unit per message.
+/// The cost of the fragment: one unit per message, each the stored message it renders.
 impl Priced for Request<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            None,
-            self.messages
-                .iter()
-                .map(|message| message.content.as_slice()),
-            &[],
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.list("messages");
+        for (index, message) in self.messages.iter().enumerate() {
+            units.parts(Of::History(index), &message.content);
+        }
+        units
     }
 }
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the system message first, when there is one, then each message,
-/// then the caller's appended messages.
+/// The cost of the body: the caller's fields and the tools, then the system message, each
+/// message, the rounds and the caller's appended messages.
 impl Priced for Body<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            None,
-            self.system
-                .iter()
-                .chain(&self.messages)
-                .map(|message| message.content.as_slice()),
-            &self.appended,
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.fields(&self.fields);
+        if !self.tools.is_empty() || self.tool_choice.is_some() {
+            units.tools(
+                &["tools", "tool_choice"],
+                tool_text(|map| self.write_tools(map)),
+            );
+        }
+        units.list("messages");
+        if let Some(system) = &self.system {
+            units.parts(Of::System, &system.content);
+        }
+        for (message, &start) in self.messages.iter().zip(&self.starts) {
+            units.parts(Of::turn(start, self.history_len), &message.content);
+        }
+        for element in &self.rounds {
+            element.price(&mut units);
+        }
+        units.appended(&self.appended);
+        units
     }
 }

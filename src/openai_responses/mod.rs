@@ -50,7 +50,9 @@
 mod error;
 mod reply;
 mod request;
+mod round;
 mod stream;
+mod tools;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -62,6 +64,7 @@ use crate::openai;
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -94,6 +97,13 @@ pub(crate) static RULES: Rules = Rules {
         ("user", TurnRole::User),
         ("assistant", TurnRole::Assistant),
     ],
+    // Responses takes the names Chat Completions takes
+    // (<https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools>).
+    tool_names: NameRule { max: 64 },
+    tools_take_strict: true,
+    takes_no_tool_choice: true,
+    rounds_need_tools: false,
+    tool_keys: &["tools", "tool_choice"],
 };
 
 /// Renders wire messages as the `input` of a Responses request: one input message per wire

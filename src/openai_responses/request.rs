@@ -4,10 +4,13 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+use super::round::{self, Element};
+use super::tools;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::{self, Priced, Unit};
+use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
+use crate::tools::{Tool, ToolChoice};
 use crate::wire::{DataUrl, Part, Text, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -120,8 +123,14 @@ impl Serialize for InputPart<'_, '_> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     fields: Arc<body::Fields>,
+    tools: &'a [Tool],
+    tool_choice: Option<ToolChoice>,
     instructions: Option<Text<'a>>,
     input: Vec<Message<'a>>,
+    /// For each input message, the wire message it begins with, and how many the history has.
+    starts: Vec<usize>,
+    history_len: usize,
+    rounds: Vec<Element<'a>>,
     appended: Arc<body::Appended>,
 }
 
@@ -130,10 +139,26 @@ impl<'a> Body<'a> {
     pub(super) fn new(assembled: Assembled<'a>) -> Self {
         Body {
             fields: assembled.fields,
+            tools: assembled.tools,
+            tool_choice: assembled.tool_choice,
             instructions: assembled.instructions,
+            starts: assembled.rendered.starts.clone(),
+            history_len: assembled.history_len,
             input: messages_of(assembled.rendered),
+            rounds: round::elements(assembled.rounds),
             appended: assembled.appended,
         }
+    }
+
+    /// The tool declarations and choice, as their key and value.
+    fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if !self.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        }
+        if let Some(choice) = &self.tool_choice {
+            map.serialize_entry("tool_choice", &tools::Choice(choice))?;
+        }
+        Ok(())
     }
 }
 
@@ -141,6 +166,7 @@ impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
         if let Some(text) = &self.instructions {
             map.serialize_entry("instructions", text)?;
         }
@@ -149,6 +175,7 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &self.input,
+                rounds: &self.rounds,
                 appended: &self.appended,
             },
         )?;
@@ -158,30 +185,43 @@ impl Serialize for Body<'_> {
 
 impl cost::sealed::Sealed for Request<'_> {}
 
-/// The cost of the fragment: one unit per input message.
+/// The cost of the fragment: one unit per input message, each the stored message it renders.
 impl Priced for Request<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            None,
-            self.input.iter().map(|message| message.content.as_slice()),
-            &[],
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.list("input");
+        for (index, message) in self.input.iter().enumerate() {
+            units.parts(Of::History(index), &message.content);
+        }
+        units
     }
 }
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the instructions first, when there are any, then each input
-/// message, then the caller's appended items.
+/// The cost of the body: the caller's fields and the tools, the instructions, then each input
+/// message, the rounds and the caller's appended items.
 impl Priced for Body<'_> {
-    fn units(&self) -> Vec<Unit<'_>> {
-        cost::units(
-            self.instructions
-                .as_ref()
-                .map(std::slice::from_ref)
-                .map(Unit::texts),
-            self.input.iter().map(|message| message.content.as_slice()),
-            &self.appended,
-        )
+    fn units(&self) -> Units<'_> {
+        let mut units = Units::new();
+        units.fields(&self.fields);
+        if !self.tools.is_empty() || self.tool_choice.is_some() {
+            units.tools(
+                &["tools", "tool_choice"],
+                tool_text(|map| self.write_tools(map)),
+            );
+        }
+        if let Some(text) = &self.instructions {
+            units.system_texts("instructions", std::slice::from_ref(text));
+        }
+        units.list("input");
+        for (message, &start) in self.input.iter().zip(&self.starts) {
+            units.parts(Of::turn(start, self.history_len), &message.content);
+        }
+        for element in &self.rounds {
+            element.price(&mut units);
+        }
+        units.appended(&self.appended);
+        units
     }
 }

@@ -179,6 +179,11 @@ impl Reply {
         self.native.0.iter().map(|item| item.get())
     }
 
+    /// The provider's own content items, to write back.
+    pub(crate) fn native_items(&self) -> &[Box<RawValue>] {
+        &self.native.0
+    }
+
     /// The provider whose reply this is.
     ///
     /// ```

@@ -1,0 +1,122 @@
+//! The rounds of a Chat Completions turn in flight: the assistant message as it came, one
+//! `tool` message per call, and the calls' images in a user message after them.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::value::RawValue;
+
+use super::request::Message;
+use crate::body::{AssembledRound, Entries};
+use crate::cost::{Of, Units};
+use crate::wire::{Part, Piece, Text, WireRole};
+
+/// One message of a round.
+#[derive(Debug, Clone)]
+pub(super) enum Element<'a> {
+    /// The reply's own message, its fields as they came, as a request takes them
+    /// ([`AssistantMessage`]).
+    Assistant { round: usize, message: &'a RawValue },
+    /// A call's result: `{"role": "tool", "tool_call_id", "content"}`. Chat Completions has no
+    /// error flag: an error's output is the content too.
+    Tool {
+        round: usize,
+        id: &'a str,
+        content: [Text<'a>; 1],
+    },
+    /// The calls' images, which a `tool` message cannot carry, each after a line that says
+    /// which call made it.
+    Images { round: usize, message: Message<'a> },
+}
+
+/// The messages of the rounds, in order.
+pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
+    let mut elements = Vec::new();
+    for (round, assembled) in rounds.into_iter().enumerate() {
+        if let Some(message) = assembled.reply.native_items().first() {
+            elements.push(Element::Assistant { round, message });
+        }
+        let mut images = Vec::new();
+        for answer in assembled.answers {
+            elements.push(Element::Tool {
+                round,
+                id: answer.id,
+                content: [answer.text],
+            });
+            for image in &answer.images {
+                images.push(Part::Text(Text::from_pieces(vec![Piece::ToolImage {
+                    media_type: image.media_type(),
+                    id: answer.id,
+                }])));
+                images.push(Part::Image(*image));
+            }
+        }
+        if !images.is_empty() {
+            elements.push(Element::Images {
+                round,
+                message: Message {
+                    role: WireRole::User,
+                    content: images,
+                },
+            });
+        }
+    }
+    elements
+}
+
+impl Serialize for Element<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Element::Assistant { message, .. } => AssistantMessage(message).serialize(serializer),
+            Element::Tool { id, content, .. } => {
+                let mut tool = serializer.serialize_struct("ToolMessage", 3)?;
+                tool.serialize_field("role", "tool")?;
+                tool.serialize_field("tool_call_id", id)?;
+                let [text] = content;
+                tool.serialize_field("content", text)?;
+                tool.end()
+            }
+            Element::Images { message, .. } => message.serialize(serializer),
+        }
+    }
+}
+
+/// A reply's message as a request's assistant message: every field as it came (a compatible
+/// server's own, such as `reasoning_content`, which some require back inside a turn), except
+/// what only a response carries. OpenAI refuses a message field it does not know ("Additional
+/// properties are not allowed ('id' was unexpected) - 'messages.0'",
+/// <https://github.com/transitive-bullshit/agentic/issues/531>,
+/// <https://github.com/microsoft/semantic-kernel/issues/4261>), so:
+///
+/// - a field whose value is `null` is left out (the crate writes no `null`);
+/// - `annotations` is left out: only the response message has it
+///   (<https://platform.openai.com/docs/api-reference/chat/create>).
+///
+/// (`audio`, whose request form differs, never gets here: `read_reply` refuses it, since it
+/// has no block in the record.)
+struct AssistantMessage<'a>(&'a RawValue);
+
+impl Serialize for AssistantMessage<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let entries: Entries<std::borrow::Cow<'_, str>, &RawValue> =
+            serde_json::from_str(self.0.get()).map_err(serde::ser::Error::custom)?;
+        let mut map = serializer.serialize_map(None)?;
+        for (key, value) in &entries.0 {
+            match (key.as_ref(), value.get()) {
+                (_, "null") | ("annotations", _) => {}
+                (_, _) => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+impl<'a> Element<'a> {
+    /// Its unit in the estimate.
+    pub(super) fn price(&'a self, units: &mut Units<'a>) {
+        match self {
+            Element::Assistant { round, message } => units.raw(Of::Round(*round), message),
+            Element::Tool { round, content, .. } => units.texts(Of::Round(*round), content),
+            Element::Images { round, message } => units.parts(Of::Round(*round), &message.content),
+        }
+    }
+}

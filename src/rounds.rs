@@ -1,0 +1,285 @@
+//! The round in flight: a reply that called tools and the caller's outputs of those tools,
+//! sent back natively, with their real call ids and the provider's opaque state; and, at the
+//! end of the turn, the one stored message the turn becomes. Each provider writes rounds in
+//! its own shape (its `round.rs`); what they share is here: the outputs, their linkage to the
+//! calls, and the stored turn.
+//!
+//! This is separate from replay and never merged into it: stored history replays as prose,
+//! and the round in flight is the one place the crate sends tool calls natively.
+
+use crate::body::{BodyError, Kind};
+use crate::provider::Provider;
+use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
+use crate::reply::{Reply, MADE_ID_PREFIX};
+
+/// What the caller's tool returned for one call: the call's id, its output text, whether it
+/// failed, and the images it made (a screenshot).
+///
+/// ```
+/// use transcript_replay::ToolOutput;
+///
+/// let shot = ToolOutput::ok("call_1", "Took a screenshot.").with_image("image/png", "iVBORw0KGgo=");
+/// assert_eq!((shot.id.as_str(), shot.is_error, shot.images.len()), ("call_1", false, 1));
+/// assert!(ToolOutput::error("call_2", "exit 1").is_error);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ToolOutput {
+    /// The id of the call this answers, as the reply gave it.
+    pub id: String,
+    /// What the tool returned, as text.
+    pub output: String,
+    /// Whether the tool failed.
+    pub is_error: bool,
+    /// The images the tool returned, in order.
+    pub images: Vec<ToolImage>,
+}
+
+/// An image a tool returned: its media type and its bytes in base64.
+///
+/// ```
+/// let image = transcript_replay::ToolImage { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() };
+/// assert_eq!(image.media_type, "image/png");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ToolImage {
+    /// The media type, such as `image/png`.
+    pub media_type: String,
+    /// The image bytes in base64 (standard alphabet, `=` padding).
+    pub data: String,
+}
+
+impl ToolOutput {
+    /// The output of a call that succeeded.
+    ///
+    /// ```
+    /// assert!(!transcript_replay::ToolOutput::ok("call_1", "a.rs").is_error);
+    /// ```
+    pub fn ok(id: impl Into<String>, output: impl Into<String>) -> Self {
+        ToolOutput {
+            id: id.into(),
+            output: output.into(),
+            is_error: false,
+            images: Vec::new(),
+        }
+    }
+
+    /// The output of a call that failed.
+    ///
+    /// ```
+    /// assert!(transcript_replay::ToolOutput::error("call_1", "no such file").is_error);
+    /// ```
+    pub fn error(id: impl Into<String>, output: impl Into<String>) -> Self {
+        ToolOutput {
+            is_error: true,
+            ..ToolOutput::ok(id, output)
+        }
+    }
+
+    /// The output with an image the tool returned after it.
+    ///
+    /// ```
+    /// let output = transcript_replay::ToolOutput::ok("c", "").with_image("image/png", "iVBORw0KGgo=");
+    /// assert_eq!(output.images[0].data, "iVBORw0KGgo=");
+    /// ```
+    #[must_use]
+    pub fn with_image(mut self, media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        self.images.push(ToolImage {
+            media_type: media_type.into(),
+            data: data.into(),
+        });
+        self
+    }
+}
+
+/// One round of a turn: a reply that called tools, and the outputs of those calls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Round<'a> {
+    pub(crate) reply: &'a Reply,
+    pub(crate) outputs: &'a [ToolOutput],
+}
+
+/// A call of a round and its output, in the calls' order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Answered<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) output: &'a ToolOutput,
+    /// Whether the id is one the provider gave (not one the crate made).
+    pub(crate) real_id: bool,
+}
+
+/// Whether an id is one the crate made for a call that came without one.
+pub(crate) fn is_made(id: &str) -> bool {
+    id.strip_prefix(MADE_ID_PREFIX)
+        .and_then(|rest| rest.split_once('_'))
+        .is_some_and(|(round, call)| {
+            !round.is_empty()
+                && !call.is_empty()
+                && round.bytes().all(|byte| byte.is_ascii_digit())
+                && call.bytes().all(|byte| byte.is_ascii_digit())
+        })
+}
+
+/// Links each call of a round to exactly one output, in the calls' order; a call without an
+/// output, an output for no call, or one given twice is an error naming the id. The reply
+/// must be the body's provider's, and must call a tool: a reply that calls none ends the turn.
+pub(crate) fn answered<'a>(
+    index: usize,
+    round: &Round<'a>,
+    provider: Provider,
+) -> Result<Vec<Answered<'a>>, BodyError> {
+    if round.reply.provider() != provider {
+        return Err(BodyError::new(Kind::RoundOfAnotherProvider {
+            round: index,
+            of: round.reply.provider(),
+            provider,
+        }));
+    }
+    let calls: Vec<(&str, &str)> = round
+        .reply
+        .message
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::ToolUse { id, name, .. } => Some((id.as_str(), name.as_str())),
+            Block::Text { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. } => None,
+        })
+        .collect();
+    if calls.is_empty() {
+        return Err(BodyError::new(Kind::RoundWithoutCalls(index)));
+    }
+    for (at, output) in round.outputs.iter().enumerate() {
+        if !calls.iter().any(|(id, _)| *id == output.id) {
+            return Err(BodyError::new(Kind::OutputOfNoCall {
+                round: index,
+                id: output.id.clone(),
+            }));
+        }
+        if round
+            .outputs
+            .iter()
+            .take(at)
+            .any(|earlier| earlier.id == output.id)
+        {
+            return Err(BodyError::new(Kind::OutputTwice {
+                round: index,
+                id: output.id.clone(),
+            }));
+        }
+    }
+    calls
+        .into_iter()
+        .map(|(id, name)| {
+            let output = round
+                .outputs
+                .iter()
+                .find(|output| output.id == id)
+                .ok_or_else(|| {
+                    BodyError::new(Kind::CallWithoutOutput {
+                        round: index,
+                        id: id.to_owned(),
+                    })
+                })?;
+            Ok(Answered {
+                id,
+                name,
+                output,
+                real_id: !is_made(id),
+            })
+        })
+        .collect()
+}
+
+/// The one stored message a turn becomes: every block of every round's reply and of the last
+/// reply, in order, each tool call followed by its result (its name from the call, whether it
+/// failed from the output, the output's images after it), the usage summed. Ids the crate
+/// made are made again with each round's number, so that they are unique in the stored turn.
+pub(crate) fn stored(
+    rounds: &[Round<'_>],
+    last: &Reply,
+    provider: Provider,
+) -> Result<StoredMessage, BodyError> {
+    let mut blocks = Vec::new();
+    let mut usage: Option<TokenUsage> = None;
+    let mut add_usage = |reply: &Reply| {
+        if let Some(counts) = reply.message.usage {
+            let sum = usage.get_or_insert_with(TokenUsage::default);
+            // Saturating: a reply's counts are input, and no input makes the crate panic.
+            sum.input_tokens = sum.input_tokens.saturating_add(counts.input_tokens);
+            sum.output_tokens = sum.output_tokens.saturating_add(counts.output_tokens);
+            sum.cache_creation_input_tokens = sum
+                .cache_creation_input_tokens
+                .saturating_add(counts.cache_creation_input_tokens);
+            sum.cache_read_input_tokens = sum
+                .cache_read_input_tokens
+                .saturating_add(counts.cache_read_input_tokens);
+        }
+    };
+    for (index, round) in rounds.iter().enumerate() {
+        let answered = answered(index, round, provider)?;
+        add_usage(round.reply);
+        for block in &round.reply.message.blocks {
+            match block {
+                Block::ToolUse { id, name, input } => {
+                    let stored_id = remade(id, index);
+                    blocks.push(Block::ToolUse {
+                        id: stored_id.clone(),
+                        name: name.clone(),
+                        input: input.clone(),
+                    });
+                    if let Some(answer) = answered.iter().find(|answer| answer.id == id) {
+                        blocks.push(Block::ToolResult {
+                            tool_use_id: stored_id,
+                            tool_name: name.clone(),
+                            output: answer.output.output.clone(),
+                            is_error: answer.output.is_error,
+                        });
+                        blocks.extend(answer.output.images.iter().map(|image| {
+                            Block::image(image.media_type.clone(), image.data.clone())
+                        }));
+                    }
+                }
+                other @ (Block::Text { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. }) => blocks.push(other.clone()),
+            }
+        }
+    }
+    if last.provider() != provider {
+        return Err(BodyError::new(Kind::RoundOfAnotherProvider {
+            round: rounds.len(),
+            of: last.provider(),
+            provider,
+        }));
+    }
+    add_usage(last);
+    blocks.extend(last.message.blocks.iter().map(|block| match block {
+        Block::ToolUse { id, name, input } => Block::ToolUse {
+            id: remade(id, rounds.len()),
+            name: name.clone(),
+            input: ToolInput::clone(input),
+        },
+        other @ (Block::Text { .. }
+        | Block::ToolResult { .. }
+        | Block::Reasoning { .. }
+        | Block::Image { .. }) => other.clone(),
+    }));
+    Ok(StoredMessage {
+        role: Role::Assistant,
+        blocks,
+        usage,
+        timestamp: None,
+    })
+}
+
+/// An id the crate made (`made_{r}_{k}`), made again for round `round`; any other id as it is.
+fn remade(id: &str, round: usize) -> String {
+    match id.rsplit_once('_') {
+        Some((_, call)) if is_made(id) => format!("{MADE_ID_PREFIX}{round}_{call}"),
+        Some(_) | None => id.to_owned(),
+    }
+}

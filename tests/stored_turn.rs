@@ -1,0 +1,172 @@
+//! At the end of a turn, its rounds and final reply become one stored assistant message:
+//! every block in order, each result right after its call with the call's name, the output's
+//! images after it, usage summed, no signature or encrypted state; ids the crate made are
+//! unique in the turn and marked as made; and from the next turn on, the turn replays as
+//! prose.
+
+use transcript_replay::{
+    replay_messages, Block, Part, Provider, StoredMessage, TokenUsage, Tool, ToolInput, ToolOutput,
+    Turn, Vision, MADE_ID_PREFIX,
+};
+
+const PNG: &str = "iVBORw0KGgo=";
+
+#[test]
+fn the_turn_becomes_one_message_each_result_after_its_call() {
+    let first = Provider::Anthropic
+        .read_reply(concat!(
+            r#"{"role":"assistant","content":[{"type":"thinking","thinking":"Look first.","signature":"SIG"},"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"shot","input":{}},"#,
+            r#"{"type":"tool_use","id":"toolu_2","name":"ls","input":{"dir":"."}}],"#,
+            r#""stop_reason":"tool_use","usage":{"input_tokens":100,"output_tokens":10,"cache_creation_input_tokens":80}}"#,
+        ))
+        .unwrap();
+    let second = Provider::Anthropic
+        .read_reply(concat!(
+            r#"{"role":"assistant","content":[{"type":"redacted_thinking","data":"ENC"},"#,
+            r#"{"type":"tool_use","id":"toolu_3","name":"read","input":{"path":"a.rs"}}],"#,
+            r#""stop_reason":"tool_use","usage":{"input_tokens":150,"output_tokens":5,"cache_read_input_tokens":80}}"#,
+        ))
+        .unwrap();
+    let last = Provider::Anthropic
+        .read_reply(concat!(
+            r#"{"role":"assistant","content":[{"type":"text","text":"It is blue."}],"#,
+            r#""stop_reason":"end_turn","usage":{"input_tokens":170,"output_tokens":4,"cache_read_input_tokens":150}}"#,
+        ))
+        .unwrap();
+    let first_outputs = [
+        ToolOutput::error("toolu_2", "no such dir"),
+        ToolOutput::ok("toolu_1", "captured").with_image("image/png", PNG),
+    ];
+    let second_outputs = [ToolOutput::ok("toolu_3", "fn main() {}")];
+    let history = [StoredMessage::user("Is the button blue?")];
+    let stored = Turn::new(&history)
+        .round(&first, &first_outputs)
+        .round(&second, &second_outputs)
+        .store_turn(&last)
+        .unwrap();
+    let json = |text: &str| ToolInput::json(text).unwrap();
+    assert_eq!(
+        stored.blocks,
+        [
+            Block::reasoning("Look first."),
+            Block::tool_use("toolu_1", "shot", json("{}")),
+            Block::tool_result("toolu_1", "shot", "captured"),
+            Block::image("image/png", PNG),
+            Block::tool_use("toolu_2", "ls", json(r#"{"dir":"."}"#)),
+            Block::tool_error("toolu_2", "ls", "no such dir"),
+            Block::tool_use("toolu_3", "read", json(r#"{"path":"a.rs"}"#)),
+            Block::tool_result("toolu_3", "read", "fn main() {}"),
+            Block::text("It is blue."),
+        ]
+    );
+    assert_eq!(
+        stored.usage,
+        Some(TokenUsage {
+            input_tokens: 420,
+            output_tokens: 19,
+            cache_creation_input_tokens: 80,
+            cache_read_input_tokens: 230,
+        })
+    );
+    let text = serde_json::to_string(&stored).unwrap();
+    assert!(
+        !text.contains("SIG") && !text.contains("ENC"),
+        "no signature, no encrypted state"
+    );
+}
+
+#[test]
+fn made_ids_are_unique_in_the_turn_and_marked_as_made() {
+    // Gemini gives no ids: each reply's calls are made_0_0, made_0_1, ...
+    let call = Provider::Gemini
+        .read_reply(r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"ls","args":{}}}]},"finishReason":"STOP"}]}"#)
+        .unwrap();
+    let last = Provider::Gemini
+        .read_reply(r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Done."},{"functionCall":{"name":"ls","args":{}}}]},"finishReason":"STOP"}]}"#)
+        .unwrap();
+    let outputs = [ToolOutput::ok(format!("{MADE_ID_PREFIX}0_0"), "a.rs")];
+    let history = [StoredMessage::user("List twice.")];
+    let stored = Turn::new(&history)
+        .round(&call, &outputs)
+        .round(&call, &outputs)
+        .store_turn(&last)
+        .unwrap();
+    let ids: Vec<&str> = stored
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::ToolUse { id, .. } => Some(id.as_str()),
+            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
+            Block::Text { .. } | Block::Reasoning { .. } | Block::Image { .. } => None,
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        ["made_0_0", "made_0_0", "made_1_0", "made_1_0", "made_2_0"]
+    );
+}
+
+#[test]
+fn the_stored_turn_replays_as_prose_from_the_next_turn_on() {
+    let call = Provider::OpenAi
+        .read_reply(concat!(
+            r#"{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"#,
+            r#""tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a.rs\"}"}}]}}]}"#,
+        ))
+        .unwrap();
+    let last = Provider::OpenAi
+        .read_reply(r#"{"choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"It is empty."}}]}"#)
+        .unwrap();
+    let outputs = [ToolOutput::ok("call_1", "")];
+    let tools = [Tool::new("read", "Reads a file.", r#"{"type":"object"}"#).unwrap()];
+    let mut record = vec![StoredMessage::user("Is a.rs empty?")];
+    let stored = Turn::new(&record)
+        .tools(&tools)
+        .round(&call, &outputs)
+        .store_turn(&last)
+        .unwrap();
+    record.push(stored);
+    // The next turn: the stored turn is prose, with no call id and no tool role.
+    let wire = replay_messages(&record, Vision::Sees);
+    let Part::Text(prose) = &wire[1].content[0] else {
+        panic!("the stored turn is one text part");
+    };
+    assert_eq!(
+        prose.to_string(),
+        "Tool use: read({\"path\":\"a.rs\"})\n\nResult (read): \n\nIt is empty."
+    );
+    let live = [StoredMessage::user("And b.rs?")];
+    for provider in Provider::ALL {
+        let body = serde_json::to_string(&provider.body(&Turn::new(&record).live(&live)).unwrap())
+            .unwrap();
+        assert!(
+            body.contains(r#"Tool use: read({\"path\":\"a.rs\"})"#),
+            "{provider}"
+        );
+        assert!(
+            !body.contains("call_1"),
+            "{provider}: no call id crosses the seam"
+        );
+    }
+}
+
+#[test]
+fn the_final_reply_must_be_the_rounds_provider() {
+    let call = Provider::Anthropic
+        .read_reply(r#"{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"ls","input":{}}],"stop_reason":"tool_use"}"#)
+        .unwrap();
+    let last = Provider::Bedrock
+        .read_reply(r#"{"output":{"message":{"role":"assistant","content":[{"text":"Done."}]}},"stopReason":"end_turn"}"#)
+        .unwrap();
+    let outputs = [ToolOutput::ok("toolu_1", "a.rs")];
+    let history = [StoredMessage::user("List.")];
+    let error = Turn::new(&history)
+        .round(&call, &outputs)
+        .store_turn(&last)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "round 1 is a reply of Bedrock, and the request goes to Anthropic: a reply's own content goes back only to its provider"
+    );
+}
