@@ -22,15 +22,29 @@ use crate::reply::{Reply, MADE_ID_PREFIX};
 /// assert_eq!((shot.id.as_str(), shot.is_error, shot.images.len()), ("call_1", false, 1));
 /// assert!(ToolOutput::error("call_2", "exit 1").is_error);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// It reads from, and writes as, `{"id", "output", "is_error", "images": [{"media_type",
+/// "data"}]}`, `is_error` and `images` optional; any other key is an error. The example
+/// program's `--round REPLY OUTPUTS` reads OUTPUTS as a JSON array of these.
+///
+/// ```
+/// let outputs: Vec<transcript_replay::ToolOutput> =
+///     serde_json::from_str(r#"[{"id": "call_1", "output": "exit 1", "is_error": true}]"#)?;
+/// assert_eq!(outputs[0], transcript_replay::ToolOutput::error("call_1", "exit 1"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToolOutput {
     /// The id of the call this answers, as the reply gave it.
     pub id: String,
     /// What the tool returned, as text.
     pub output: String,
     /// Whether the tool failed.
+    #[serde(default)]
     pub is_error: bool,
     /// The images the tool returned, in order.
+    #[serde(default)]
     pub images: Vec<ToolImage>,
 }
 
@@ -40,7 +54,8 @@ pub struct ToolOutput {
 /// let image = transcript_replay::ToolImage { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() };
 /// assert_eq!(image.media_type, "image/png");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ToolImage {
     /// The media type, such as `image/png`.
     pub media_type: String,

@@ -158,6 +158,60 @@ impl Tool {
     }
 }
 
+/// A tool reads from, and writes as, `{"name", "description", "input_schema", "strict"}`:
+/// `description` may be left out (it is then empty), `strict` too, and the schema is kept as
+/// its exact text. Any other key is an error, so that a misspelt one is not lost. The example
+/// program's `--tools FILE` is a JSON array of these.
+///
+/// ```
+/// use transcript_replay::Tool;
+///
+/// let tools: Vec<Tool> = serde_json::from_str(r#"[{"name": "ls", "input_schema": {"type": "object"}, "strict": true}]"#)?;
+/// assert_eq!((tools[0].name(), tools[0].input_schema(), tools[0].is_strict()), ("ls", r#"{"type": "object"}"#, Some(true)));
+/// assert_eq!(serde_json::to_string(&tools[0])?, r#"{"name":"ls","description":"","input_schema":{"type": "object"},"strict":true}"#);
+/// assert!(serde_json::from_str::<Tool>(r#"{"name": "ls", "schema": {}}"#).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Declared {
+            name: String,
+            #[serde(default)]
+            description: String,
+            input_schema: Box<RawValue>,
+            #[serde(default)]
+            strict: Option<bool>,
+        }
+        let declared = Declared::deserialize(deserializer)?;
+        let tool = Tool::new(
+            declared.name,
+            declared.description,
+            declared.input_schema.get(),
+        )
+        .map_err(serde::de::Error::custom)?;
+        Ok(Tool {
+            strict: declared.strict,
+            ..tool
+        })
+    }
+}
+
+impl serde::Serialize for Tool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("description", &self.description)?;
+        map.serialize_entry("input_schema", &self.input_schema)?;
+        if let Some(strict) = self.strict {
+            map.serialize_entry("strict", &strict)?;
+        }
+        map.end()
+    }
+}
+
 /// Which tools the model may or must call.
 ///
 /// Each provider spells it in its own words: OpenAI `auto`, `none`, `required` or the named

@@ -366,14 +366,15 @@ pub enum Piece<'a> {
         /// The stored media type.
         media_type: &'a str,
     },
-    /// `[Image ({media_type}) from the result of {id}]`: stands before an image a tool of the
-    /// round in flight returned, for a provider whose tool results take no image (OpenAI
-    /// Chat), in the user message after the results.
+    /// `[Image from the result of {name} ({id})]`, or without the id when the
+    /// call came without one (a made id is never sent): stands before an image a tool of the
+    /// round in flight returned, for a provider whose tool results take no image (OpenAI Chat,
+    /// Gemini), after the results.
     ToolImage {
-        /// The image's media type.
-        media_type: &'a str,
-        /// The id of the call whose result it is.
-        id: &'a str,
+        /// The name of the tool whose result it is.
+        name: &'a str,
+        /// The id of the call, when the provider gave it.
+        id: Option<&'a str>,
     },
 }
 
@@ -421,12 +422,13 @@ impl fmt::Display for Piece<'_> {
                 "[Image ({}) from an earlier turn]",
                 ShownMediaType(media_type)
             ),
-            Piece::ToolImage { media_type, id } => write!(
-                f,
-                "[Image ({}) from the result of {}]",
-                ShownMediaType(media_type),
-                ShownMediaType(id)
-            ),
+            Piece::ToolImage { name, id } => {
+                write!(f, "[Image from the result of {}", ShownMediaType(name))?;
+                match id {
+                    Some(id) => write!(f, " ({})]", ShownMediaType(id)),
+                    None => f.write_str("]"),
+                }
+            }
         }
     }
 }

@@ -1,53 +1,13 @@
 //! The example program `replay` (DESIGN.md section 4), run as a user runs it.
 
 use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
 use transcript_replay::{parse_record, Block, Role};
 
-/// `cargo test` builds the examples before it runs the tests, beside the test binaries.
-fn example() -> Command {
-    let mut path: PathBuf = std::env::current_exe().unwrap();
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    path.push("examples");
-    path.push(format!("replay{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "the example is not built at {}",
-        path.display()
-    );
-    Command::new(path)
-}
+mod common;
 
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = example()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout_json(output: &Output) -> serde_json::Value {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use common::{example, run, stdout_json, temp_file};
 
 const SAMPLE: &str = include_str!("../examples/sample-conversation.json");
 const RECORD: &str = r#"[{"role":"user","blocks":[{"type":"text","text":"hi"},{"type":"image","media_type":"image/png","data":"iVBORw0KGgo="}]}]"#;
@@ -510,15 +470,6 @@ fn estimate_prints_the_cost_of_exactly_the_body_the_same_flags_print() {
     ] {
         assert_eq!(run(args, "").status.code(), Some(2), "{args:?}");
     }
-}
-
-/// Writes a file under the system's temporary directory for one test.
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("replay-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
 }
 
 const STREAM: &str = concat!(

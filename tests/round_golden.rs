@@ -106,7 +106,7 @@ fn each_provider_writes_the_round_natively_after_the_live_turn() {
             r#"{"id":"call_2","type":"function","function":{"name":"ls","arguments":"{}"}}]},"#,
             r#"{"role":"tool","tool_call_id":"call_1","content":"fn main() {}"},"#,
             r#"{"role":"tool","tool_call_id":"call_2","content":"permission denied"},"#,
-            r#"{"role":"user","content":[{"type":"text","text":"[Image (image/png) from the result of call_1]"},"#,
+            r#"{"role":"user","content":[{"type":"text","text":"[Image from the result of read (call_1)]"},"#,
             r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
         ),
         concat!(
@@ -143,7 +143,7 @@ fn each_provider_writes_the_round_natively_after_the_live_turn() {
             r#"{"role":"model","parts":[{"functionCall":{"name":"read","args":{"path":"a.rs"}},"thoughtSignature":"CiQB0e2K"},{"functionCall":{"name":"ls","args":{}}}]},"#,
             r#"{"role":"user","parts":[{"functionResponse":{"name":"read","response":{"output":"fn main() {}"}}},"#,
             r#"{"functionResponse":{"name":"ls","response":{"error":"permission denied"}}},"#,
-            r#"{"text":"[Image (image/png) from the result of made_0_0]"},"#,
+            r#"{"text":"[Image from the result of read]"},"#,
             r#"{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
         ),
         concat!(

@@ -98,6 +98,8 @@ fn check_shape(model: &Value, name: &str, value: &Value, path: &str, errors: &mu
     let kind = shape["type"].as_str().unwrap_or("");
     let mut fail = |what: String| errors.push(format!("{path}: {what} ({name})"));
     match kind {
+        // A document (a tool's input, its schema) is any JSON.
+        "structure" if shape["document"] == true => {}
         "structure" => {
             let Some(object) = value.as_object() else {
                 fail(format!("expected an object, found {value}"));
@@ -220,6 +222,14 @@ mod tests {
             bedrock_errors("ConverseRequest", &valid),
             Vec::<String>::new()
         );
+        // A document is any JSON: a tool's input and its schema.
+        let tool = serde_json::json!({"messages": [{"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "t", "name": "ls", "input": {"path": ["a", 1, null]}}}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "ls", "inputSchema": {"json": {"type": "object"}}}}]}});
+        assert_eq!(
+            bedrock_errors("ConverseRequest", &tool),
+            Vec::<String>::new()
+        );
         for bad in [
             serde_json::json!({"messages": [{"role": "robot", "content": [{"text": "Hi"}]}]}),
             serde_json::json!({"messages": [{"role": "user", "content": [{"text": "a", "image": {}}]}]}),
@@ -227,6 +237,7 @@ mod tests {
             serde_json::json!({"messages": [{"role": "user"}]}),
             serde_json::json!({"system": [{"text": ""}], "messages": []}),
             serde_json::json!({"messages": [], "extra": 1}),
+            serde_json::json!({"messages": [{"role": "user", "content": [{"toolUse": {"toolUseId": "t", "name": "ls"}}]}]}),
         ] {
             assert!(!bedrock_errors("ConverseRequest", &bad).is_empty(), "{bad}");
         }

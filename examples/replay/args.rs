@@ -4,12 +4,16 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use transcript_replay::{image_tokens, Cache, ImageTokens, Provider, Vision, IMAGE_TOKENS};
+use transcript_replay::{
+    image_tokens, Cache, ImageTokens, Provider, ToolChoice, Vision, IMAGE_TOKENS,
+};
 
 pub const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
-              [--cache 5m|1h]] [--estimate [--family NAME]] [FILE|-]
+              [--cache 5m|1h] [--tools FILE] [--tool-choice CHOICE]
+              [--round REPLY OUTPUTS]...] [--estimate [--family NAME]] [FILE|-]
+       replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
        replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
        replay --error PROVIDER STATUS [--pretty] FILE|-
@@ -35,6 +39,16 @@ request body, as JSON.
                           Bedrock's inferenceConfig.maxTokens (none by default)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
+  --tools FILE            the tools the model may call: a JSON array of {\"name\",
+                          \"description\",\"input_schema\",\"strict\"?}
+  --tool-choice CHOICE    auto, none, required or tool:NAME
+  --round REPLY OUTPUTS   a round of the turn in flight, after the live turn: REPLY the
+                          provider's reply body that called tools, OUTPUTS a JSON array of
+                          {\"id\",\"output\",\"is_error\",\"images\"?:[{\"media_type\",\"data\"}]};
+                          repeat it for each round, in order
+  --store-turn FINAL      print the one stored message the rounds and FINAL (the reply
+                          that ends the turn) become, instead of a body; --model is not
+                          needed, and the body's other options change nothing
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
   --estimate              print what the fragment or body costs instead of it, as JSON:
@@ -69,6 +83,9 @@ pub struct BodyOptions {
     pub live: Option<Input>,
     pub max_tokens: Option<u64>,
     pub cache: Option<Cache>,
+    pub tools: Option<Input>,
+    pub tool_choice: Option<ToolChoice>,
+    pub rounds: Vec<(Input, Input)>,
 }
 
 /// What the program is asked to do.
@@ -90,6 +107,12 @@ pub enum Task {
     },
     /// Read an error response.
     Error { provider: Provider, status: u16 },
+    /// Print the stored message of a turn's rounds and final reply.
+    StoreTurn {
+        provider: Provider,
+        rounds: Vec<(Input, Input)>,
+        last: Input,
+    },
 }
 
 pub struct Options {
@@ -99,7 +122,7 @@ pub struct Options {
 }
 
 pub enum Args {
-    Run(Options),
+    Run(Box<Options>),
     Help,
 }
 
@@ -120,6 +143,10 @@ struct Given {
     chunk: Option<usize>,
     outcome: bool,
     error: Option<(Provider, u16)>,
+    tools: Option<Input>,
+    tool_choice: Option<ToolChoice>,
+    rounds: Vec<(Input, Input)>,
+    store_turn: Option<Input>,
     estimate: bool,
     family: Option<&'static ImageTokens>,
     input: Option<Input>,
@@ -263,10 +290,26 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                     .ok_or_else(|| format!("--error takes an HTTP status, not {status:?}"))?;
                 set(&mut given.error, (parsed, status), "--error")?;
             }
+            "--tools" => set(&mut given.tools, input(os_value()?), "--tools")?,
+            "--tool-choice" => {
+                let parsed = value()?
+                    .parse::<ToolChoice>()
+                    .map_err(|error| error.to_string())?;
+                set(&mut given.tool_choice, parsed, "--tool-choice")?;
+            }
+            "--round" => {
+                let reply = input(os_value()?);
+                let outputs = args
+                    .next()
+                    .map(input)
+                    .ok_or_else(|| "--round needs a REPLY and an OUTPUTS file".to_owned())?;
+                given.rounds.push((reply, outputs));
+            }
+            "--store-turn" => set(&mut given.store_turn, input(os_value()?), "--store-turn")?,
             unknown => return Err(format!("unknown option {unknown:?}")),
         }
     }
-    given.check().map(Args::Run)
+    given.check().map(|options| Args::Run(Box::new(options)))
 }
 
 impl Given {
@@ -297,6 +340,8 @@ impl Given {
                 ("--provider", self.provider.is_some()),
                 ("--model", self.model.is_some()),
                 ("--estimate", self.estimate),
+                ("--round", !self.rounds.is_empty()),
+                ("--store-turn", self.store_turn.is_some()),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -328,6 +373,43 @@ impl Given {
             return Err("--family needs --estimate".to_owned());
         }
         let provider = self.provider.flatten();
+        // Only one input can be standard input.
+        let stdin = [
+            self.input.as_ref(),
+            self.live.as_ref(),
+            self.tools.as_ref(),
+            self.store_turn.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(
+            self.rounds
+                .iter()
+                .flat_map(|(reply, outputs)| [reply, outputs]),
+        )
+        .filter(|input| **input == Input::Stdin)
+        .count();
+        if stdin > 1 {
+            return Err("only one of the inputs can read standard input".to_owned());
+        }
+        if let Some(last) = self.store_turn {
+            let provider = provider
+                .ok_or_else(|| "--store-turn needs a --provider other than neutral".to_owned())?;
+            if self.estimate {
+                return Err(
+                    "--store-turn prints a stored message; --estimate does not apply".to_owned(),
+                );
+            }
+            return Ok(Options {
+                task: Task::StoreTurn {
+                    provider,
+                    rounds: self.rounds,
+                    last,
+                },
+                pretty: self.pretty,
+                input: self.input.unwrap_or(Input::Sample),
+            });
+        }
         if self.estimate && provider.is_none() {
             return Err("--estimate needs a --provider other than neutral".to_owned());
         }
@@ -345,9 +427,6 @@ impl Given {
                 if provider.is_none() {
                     return Err("--model needs a --provider other than neutral".to_owned());
                 }
-                if self.live == Some(Input::Stdin) && input == Input::Stdin {
-                    return Err("the record and --live cannot both read standard input".to_owned());
-                }
                 Some(BodyOptions {
                     model,
                     system: self.system.unwrap_or_default(),
@@ -355,6 +434,9 @@ impl Given {
                     live: self.live,
                     max_tokens: self.max_tokens,
                     cache: self.cache,
+                    tools: self.tools,
+                    tool_choice: self.tool_choice,
+                    rounds: self.rounds,
                 })
             }
             None => {
@@ -364,6 +446,9 @@ impl Given {
                     ("--live", self.live.is_some()),
                     ("--max-tokens", self.max_tokens.is_some()),
                     ("--cache", self.cache.is_some()),
+                    ("--tools", self.tools.is_some()),
+                    ("--tool-choice", self.tool_choice.is_some()),
+                    ("--round", !self.rounds.is_empty()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

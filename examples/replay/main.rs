@@ -5,9 +5,12 @@
 //! cargo run --example replay -- [--vision sees|blind]
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
-//!     [--cache 5m|1h]]
+//!     [--cache 5m|1h] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
+//!     [--round REPLY OUTPUTS]...]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
+//! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
+//!     --store-turn FINAL [--pretty]
 //! cargo run --example replay -- --reply PROVIDER [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --error PROVIDER STATUS [--pretty] FILE|-
@@ -16,9 +19,12 @@
 //! Reads a record (a bare array of messages, or a conversation file) from FILE, from standard
 //! input for `-`, or, with no FILE, the sample conversation bundled with this example. Without
 //! `--model`, prints the replayed wire messages, or the provider's history fragment; with
-//! `--model`, the whole request body for the provider. Bad input, a body the provider would
-//! reject, and a stream that fails print the error on standard error and exit 1; bad
-//! arguments print the usage and exit 2.
+//! `--model`, the whole request body for the provider, with the tools declared by `--tools`
+//! and the rounds of the turn in flight (`--round`, each a reply that called tools and the
+//! outputs of those calls) after the live turn; with `--store-turn`, the one stored message
+//! those rounds and the final reply become. Bad input, a body the provider would reject, and a
+//! stream that fails print the error on standard error and exit 1; bad arguments print the
+//! usage and exit 2.
 
 mod args;
 
@@ -28,7 +34,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 use transcript_replay::{
     parse_record, replay_messages, BodyError, ImageTokens, Priced, Provider, Reply, StoredMessage,
-    Turn,
+    Tool, ToolOutput, Turn,
 };
 
 use self::args::{parse_args, Args, BodyOptions, Input, Options, Task, USAGE};
@@ -166,6 +172,40 @@ fn read_reply(provider: Provider, stream: Option<usize>, input: &Input) -> Resul
     }
 }
 
+/// The tools of `--tools FILE`.
+fn read_tools(input: &Input) -> Result<Vec<Tool>, String> {
+    serde_json::from_str(&read_input(input, "the tools")?)
+        .map_err(|error| format!("the tools: {error}"))
+}
+
+/// The rounds of `--round REPLY OUTPUTS`, in order: each reply read as the provider's, and its
+/// outputs.
+fn read_rounds(
+    provider: Provider,
+    rounds: &[(Input, Input)],
+) -> Result<Vec<(Reply, Vec<ToolOutput>)>, String> {
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(index, (reply, outputs))| {
+            let reply = provider
+                .read_reply(&read_input(reply, "a round's reply")?)
+                .map_err(|error| format!("round {index}: {error}"))?;
+            let outputs = serde_json::from_str(&read_input(outputs, "a round's outputs")?)
+                .map_err(|error| format!("round {index}: the outputs: {error}"))?;
+            Ok((reply, outputs))
+        })
+        .collect()
+}
+
+/// A turn with the rounds added, in order.
+fn with_rounds<'a>(mut turn: Turn<'a>, rounds: &'a [(Reply, Vec<ToolOutput>)]) -> Turn<'a> {
+    for (reply, outputs) in rounds {
+        turn = turn.round(reply, outputs);
+    }
+    turn
+}
+
 fn run(options: &Options) -> Result<(), String> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let pretty = options.pretty;
@@ -181,6 +221,20 @@ fn run(options: &Options) -> Result<(), String> {
             } else {
                 write_json(&mut out, &reply.message, pretty)
             }
+        }
+        Task::StoreTurn {
+            provider,
+            rounds,
+            last,
+        } => {
+            let rounds = read_rounds(*provider, rounds)?;
+            let last = provider
+                .read_reply(&read_input(last, "the final reply")?)
+                .map_err(|error| format!("the final reply: {error}"))?;
+            let stored = with_rounds(Turn::new(&[]), &rounds)
+                .store_turn(&last)
+                .map_err(|error| error.to_string())?;
+            write_json(&mut out, &stored, pretty)
         }
         Task::Error { provider, status } => {
             let body = read_bytes(&options.input)?;
@@ -239,11 +293,21 @@ fn run(options: &Options) -> Result<(), String> {
                             .map_err(|error| format!("the live turn: {error}"))?,
                         None => Vec::new(),
                     };
+                    let tools = match &options.tools {
+                        Some(input) => read_tools(input)?,
+                        None => Vec::new(),
+                    };
+                    let rounds = read_rounds(*provider, &options.rounds)?;
                     let mut turn = Turn::new(&record)
                         .vision(*vision)
                         .instructions(&options.system)
                         .live(&live)
+                        .tools(&tools)
                         .fields(&fields(*provider, options));
+                    if let Some(choice) = &options.tool_choice {
+                        turn = turn.tool_choice(choice.clone());
+                    }
+                    turn = with_rounds(turn, &rounds);
                     if !options.preamble {
                         turn = turn.without_preamble();
                     }

@@ -43,8 +43,8 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
             });
             for image in &answer.images {
                 images.push(Part::Text(Text::from_pieces(vec![Piece::ToolImage {
-                    media_type: image.media_type(),
-                    id: answer.id,
+                    name: answer.name,
+                    id: answer.real_id.then_some(answer.id),
                 }])));
                 images.push(Part::Image(*image));
             }
