@@ -94,6 +94,41 @@
 //! what already happened, not a way to act; every [`Turn`] puts it in the system text of the
 //! request unless told not to.
 //!
+//! # The round in flight, and the seam between turns
+//!
+//! Replay is for what is stored. Inside a turn, the model calls tools and the runtime sends
+//! the results back before anything is stored: [`Turn::round`] takes each reply that called
+//! tools, with the caller's [`ToolOutput`]s, and the body writes it natively after the live
+//! turn, the reply's own content byte for byte (Anthropic's thinking blocks with their
+//! signatures, Gemini's `thoughtSignature`, Responses' reasoning items with their
+//! `encrypted_content`, Bedrock's reasoning signatures: the state providers require back in
+//! the current turn), then one result per call, linked by its id. [`Turn::tools`] declares the
+//! tools once, neutrally ([`Tool`], [`ToolChoice`]). When the model answers,
+//! [`Turn::store_turn`] makes the one stored message the turn becomes, and from the next turn
+//! on it replays as prose like any other: no id, no signature, nothing a provider could
+//! refuse.
+//!
+//! The seam costs the cache one turn. The next turn's first body begins with every byte of the
+//! turn's last body up to its first round, and writes the rounds again as prose. Measured by
+//! `cargo test -p transcript-replay-conformance --test turn_seam -- --nocapture` (the bundled
+//! sample conversation, then a turn of three rounds, each with reasoning, two calls and 1.5 KB
+//! of output):
+//!
+//! | provider | last in-turn body | its rounds, native | carried into the next turn | the next body's new bytes |
+//! |---|---:|---:|---:|---:|
+//! | `openai` | 8,439 | 5,315 | 3,127 | 4,773 |
+//! | `openai-responses` | 9,187 | 6,059 | 3,131 | 4,773 |
+//! | `anthropic` | 8,744 | 5,489 | 3,289 | 4,792 |
+//! | `gemini` | 8,191 | 5,177 | 3,049 | 4,755 |
+//! | `bedrock` | 8,525 | 5,501 | 3,058 | 4,764 |
+//!
+//! Everything before the turn's rounds is carried; the rounds, about the same size as prose,
+//! are written to the cache once more (on Anthropic, at 1.25 times the input price instead of
+//! 0.1 for a read): at most the one turn just finished, whatever the history's length. The
+//! trade is deliberate: a stored turn that kept native ids and signatures would be carried
+//! whole, and would fail the next request whenever the turn was cut short or the model
+//! changed.
+//!
 //! # Guarantees
 //!
 //! Each line is a property that a test checks, with the file that checks it (`tests/` in the
@@ -157,6 +192,17 @@
 //! - **Images only where they are taken**, in the formats, sizes and pixel limits each provider
 //!   takes, with the media type the bytes have, and never more images or image data than a
 //!   request's limits, the newest kept (`conformance/tests/render_images.rs`).
+//! - **Rounds the providers accept**: for generated tools and rounds (thinking, redacted and
+//!   encrypted reasoning, signatures, pretty-printed replies, parallel and no-argument calls,
+//!   valid and invalid tool images, both vision settings), every body validates against its
+//!   provider's full pinned schema, keeps each reply's own content byte for byte, links every
+//!   call to exactly one result in the calls' order, sends back no made id, and sends every
+//!   tool image natively, priced as an image, or as its marker
+//!   (`conformance/tests/round_schemas.rs`); golden rounds and tool declarations for all five
+//!   providers, byte for byte, and an error for every output that answers no call, is missing
+//!   or given twice (`tests/round_golden.rs`, `tests/tool_declarations.rs`,
+//!   `tests/round_linkage.rs`); the stored turn, and its prose in the next turn
+//!   (`tests/stored_turn.rs`, `conformance/tests/turn_seam.rs`).
 //! - **Hostile records**: NUL and control characters in every string, media types that try to
 //!   forge a marker, lone surrogates, wrong types, a 100 MB tool output, a record of 1,000,000
 //!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
@@ -228,8 +274,8 @@
 //! - **No I/O.** It reads a record from a string and writes nothing; the caller loads files
 //!   and sends requests.
 //! - **No live tool rounds in replay.** Inside a turn, a tool call and its result are linked by
-//!   a real call id; replay is for what is already on disk. A caller's in-flight messages go
-//!   after the live turn, verbatim ([`Turn::append`]).
+//!   a real call id; replay is for what is already on disk. The round in flight goes natively,
+//!   after the live turn ([`Turn::round`]), and never into the record.
 //! - **No tool roles.** No wire message has a tool role or a call id, by construction.
 //! - **No repair.** A call whose result never landed is just a `Tool use:` line; nothing is
 //!   invented to pair with it.

@@ -1,10 +1,11 @@
 //! A stream reader finishes into what `read_reply` reads from the same response whole, for
 //! every provider, however the bytes are split: any chunking gives the same deltas (joined)
-//! and the same reply, and the deltas add up to the reply's blocks.
+//! and the same reply, the deltas add up to the reply's blocks, and a reply that called tools
+//! makes the same round in flight, streamed or whole.
 
 use proptest::prelude::*;
 use serde_json::Value;
-use transcript_replay::{Block, Delta, Provider, Reply};
+use transcript_replay::{Block, Delta, Provider, Reply, StoredMessage, Tool, ToolOutput, Turn};
 use transcript_replay_conformance::records;
 use transcript_replay_conformance::streams::{self, Item, Spec};
 
@@ -61,6 +62,79 @@ fn read(provider: Provider, bytes: &[u8], cuts: &[usize]) -> (Vec<Delta>, Reply)
     (deltas, reader.finish().unwrap())
 }
 
+/// The body of a turn whose round is this reply, each call answered, as JSON.
+fn round_body(provider: Provider, reply: &Reply) -> Option<Value> {
+    let outputs: Vec<ToolOutput> = reply
+        .message
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::ToolUse { id, .. } => Some(ToolOutput::ok(id.clone(), "done")),
+            Block::Text { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. } => None,
+        })
+        .collect();
+    let mut names: Vec<Tool> = Vec::new();
+    for block in &reply.message.blocks {
+        if let Block::ToolUse { name, .. } = block {
+            if !names.iter().any(|tool| tool.name() == name) {
+                names.push(Tool::new(name.clone(), "", "{}").unwrap());
+            }
+        }
+    }
+    let history = [StoredMessage::user("Go.")];
+    let turn = Turn::new(&history).tools(&names).round(reply, &outputs);
+    provider
+        .body(&turn)
+        .ok()
+        .map(|body| normalized(serde_json::to_value(body).unwrap()))
+}
+
+/// A body as both forms of a reply carry it: without the empty text parts a whole reply may
+/// carry and a stream leaves out, and with adjacent plain text parts joined, as a stream's
+/// pieces are (they say nothing else, and carry no signature).
+fn normalized(value: Value) -> Value {
+    let plain = |item: &Value| {
+        item.as_object()
+            .filter(|map| {
+                map.keys()
+                    .all(|key| ["text", "thought", "type"].contains(&key.as_str()))
+            })
+            .and_then(|map| {
+                Some((
+                    map.get("text")?.as_str()?.to_owned(),
+                    map.get("thought").cloned(),
+                ))
+            })
+    };
+    match value {
+        Value::Array(items) => {
+            let mut out: Vec<Value> = Vec::new();
+            for item in items {
+                match (plain(&item), out.last().and_then(plain)) {
+                    (Some((text, _)), _) if text.is_empty() => {}
+                    (Some((text, thought)), Some((before, thought_before)))
+                        if thought == thought_before =>
+                    {
+                        let last = out.last_mut().unwrap();
+                        last["text"] = Value::from(before + &text);
+                    }
+                    _ => out.push(normalized(item)),
+                }
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, item)| (key, normalized(item)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// The deltas of a reply, joined per block: its text, or its input, as the deltas carry it.
 fn joined(deltas: &[Delta]) -> Vec<(usize, String)> {
     let mut blocks: Vec<(usize, String)> = Vec::new();
@@ -111,6 +185,8 @@ proptest! {
                 prop_assert_eq!(&byte_at_a_time.finish().unwrap(), &whole);
                 prop_assert_eq!(joined(&single), joined(&at_once), "{:?} byte by byte", provider);
             }
+            // The same round in flight, streamed or whole.
+            prop_assert_eq!(round_body(provider, &reply), round_body(provider, &whole), "{:?}: the round", provider);
             // The deltas add up to the blocks: each text and each input, at its block's index.
             for (block, text) in joined(&at_once) {
                 let stored = match reply.message.blocks.get(block) {

@@ -66,6 +66,19 @@
 //! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
 //! `CreateMessageParams` schema and each rule above), `conformance/tests/render_images.rs`
 //! (roles, formats, sizes, limits) and `conformance/tests/prompt_cache.rs` (breakpoints).
+//!
+//! # Tools and the round in flight
+//!
+//! | part | as written |
+//! |---|---|
+//! | tools | `tools: [{"name", "description", "input_schema", "strict"}]`, before `system`; names `^[a-zA-Z0-9_-]{1,128}$` |
+//! | choice | `tool_choice: {"type": "auto" \| "none" \| "any" \| "tool", "name"}` |
+//! | the reply | an `assistant` turn of its content blocks as they came: `thinking` with its `signature`, `redacted_thinking`, `tool_use` ("the only case where you must return thinking blocks", <https://docs.anthropic.com/en/docs/build-with-claude/context-windows>); a blank text block is left out |
+//! | the results | a `user` turn of `tool_result` blocks (`tool_use_id`, `content`, `is_error` when the tool failed), in the calls' order; images as `image` blocks in the result; a blank output has no `content` |
+//! | caching | with [`Turn::cache`](crate::Turn::cache), `cache_control` on the last result of the last round (at most four breakpoints with S and the history's) |
+//!
+//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
+//! `conformance/tests/round_schemas.rs`.
 
 mod error;
 mod reply;

@@ -10,7 +10,7 @@ use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
-use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamReader};
 
 /// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
@@ -208,9 +208,11 @@ impl Stream {
         let mut native = Vec::with_capacity(kinds.len());
         for (index, kind) in &kinds {
             let block = self.blocks.block_of(*index);
+            // Each block's keys in Anthropic's order; strings written as JSON.
+            let string = |text: &str| serde_json::Value::from(text).to_string();
             let json = match (kind, block) {
                 (Kind::Text, Some(Block::Text { text })) => {
-                    serde_json::json!({"type": "text", "text": text}).to_string()
+                    format!(r#"{{"type":"text","text":{}}}"#, string(&text))
                 }
                 (Kind::Text, _) => continue,
                 (Kind::Thinking { signature }, block) => {
@@ -218,21 +220,19 @@ impl Stream {
                         Some(Block::Reasoning { reasoning }) => reasoning,
                         Some(_) | None => String::new(),
                     };
-                    serde_json::json!({"type": "thinking", "thinking": thinking, "signature": signature})
-                        .to_string()
-                }
-                (Kind::Redacted(raw), _) => raw.get().to_owned(),
-                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => {
-                    let input = match input.is_json_value() {
-                        true => input.as_str(),
-                        false => "{}",
-                    };
                     format!(
-                        r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
-                        serde_json::Value::from(id),
-                        serde_json::Value::from(name),
+                        r#"{{"type":"thinking","thinking":{},"signature":{}}}"#,
+                        string(&thinking),
+                        string(signature)
                     )
                 }
+                (Kind::Redacted(raw), _) => raw.get().to_owned(),
+                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => format!(
+                    r#"{{"type":"tool_use","id":{},"name":{},"input":{}}}"#,
+                    string(&id),
+                    string(&name),
+                    native_input(&input),
+                ),
                 (Kind::ToolUse, _) => continue,
             };
             if let Ok(raw) = RawValue::from_string(json) {

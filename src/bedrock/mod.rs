@@ -64,6 +64,20 @@
 //! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
 //! `conformance/tests/body_schemas.rs` (the pinned service model's `ConverseRequest` shapes,
 //! with a small shape validator, and each rule above) and `conformance/tests/render_images.rs`.
+//!
+//! # Tools and the round in flight
+//!
+//! | part | as written |
+//! |---|---|
+//! | tools | `toolConfig: {"tools": [{"toolSpec": {"name", "description", "inputSchema": {"json"}, "strict"}}], "toolChoice"}`, `description` left out when empty; names of at most 64 letters, digits, `_` or `-` |
+//! | choice | `{"auto": {}}`, `{"any": {}}` or `{"tool": {"name"}}`; there is no `none`, and asking for it is an error |
+//! | the reply | an `assistant` turn of its content blocks as they came (`reasoningContent` with its signature, `toolUse`); a blank text block is left out |
+//! | the results | a `user` turn of `toolResult` blocks (`toolUseId`, `content` of `text` and `image` blocks, `status: "error"` when the tool failed), in the calls' order; a blank output is `[Empty message]` (Bedrock refuses an empty text block, <https://github.com/NousResearch/hermes-agent/pull/55093>) |
+//! | caching | with [`Turn::cache`](crate::Turn::cache), a `cachePoint` after the last result of the last round |
+//! | rounds need tools | "The toolConfig field must be defined when using toolUse and toolResult content blocks" (<https://github.com/langgenius/dify/issues/16421>): rounds without declared tools are an error |
+//!
+//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs`, `tests/round_linkage.rs`
+//! and `conformance/tests/round_schemas.rs` (the service model's shapes).
 
 mod error;
 mod reply;

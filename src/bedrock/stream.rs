@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::error::read_exception;
 use super::reply::{read_usage, STOP_REASONS};
@@ -12,7 +12,7 @@ use crate::provider_error::{ErrorKind, ProviderError};
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
-use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamReader};
 
 /// Starts a reader of a streamed Converse reply (`POST /model/{modelId}/converse-stream`):
 /// AWS event-stream frames (`application/vnd.amazon.eventstream`), both CRCs checked, fed the
@@ -186,8 +186,12 @@ impl Stream {
         let kinds = std::mem::take(&mut self.kinds);
         let mut native = Vec::with_capacity(kinds.len());
         for (index, kind) in &kinds {
-            let value = match (kind, self.blocks.block_of(*index)) {
-                (Kind::Text, Some(Block::Text { text })) => json!({ "text": text }),
+            // Each block's keys in Bedrock's order; strings written as JSON.
+            let string = |text: &str| Value::from(text).to_string();
+            let json = match (kind, self.blocks.block_of(*index)) {
+                (Kind::Text, Some(Block::Text { text })) => {
+                    format!(r#"{{"text":{}}}"#, string(&text))
+                }
                 (
                     Kind::Reasoning {
                         signature,
@@ -200,25 +204,30 @@ impl Stream {
                             Some(Block::Reasoning { reasoning }) => reasoning,
                             Some(_) | None => String::new(),
                         };
-                        let mut reasoning = json!({ "text": text });
-                        if let (false, Some(fields)) =
-                            (signature.is_empty(), reasoning.as_object_mut())
-                        {
-                            fields.insert("signature".to_owned(), Value::from(signature.as_str()));
-                        }
-                        json!({ "reasoningContent": { "reasoningText": reasoning } })
+                        let signature = match signature.is_empty() {
+                            true => String::new(),
+                            false => format!(r#","signature":{}"#, string(signature)),
+                        };
+                        format!(
+                            r#"{{"reasoningContent":{{"reasoningText":{{"text":{}{signature}}}}}}}"#,
+                            string(&text)
+                        )
                     } else {
-                        json!({ "reasoningContent": { "redactedContent": redacted } })
+                        format!(
+                            r#"{{"reasoningContent":{{"redactedContent":{}}}}}"#,
+                            string(redacted)
+                        )
                     }
                 }
-                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => {
-                    let input: Value =
-                        serde_json::from_str(input.as_str()).unwrap_or_else(|_| json!({}));
-                    json!({ "toolUse": { "toolUseId": id, "name": name, "input": input } })
-                }
+                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => format!(
+                    r#"{{"toolUse":{{"toolUseId":{},"name":{},"input":{}}}}}"#,
+                    string(&id),
+                    string(&name),
+                    native_input(&input)
+                ),
                 (Kind::Text | Kind::ToolUse, _) => continue,
             };
-            if let Ok(raw) = serde_json::value::to_raw_value(&value) {
+            if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
             }
         }

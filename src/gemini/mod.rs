@@ -65,6 +65,18 @@
 //! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
 //! `GenerateContentRequest` schema, roles, camelCase keys, one data field a part, alternation),
 //! and `conformance/tests/render_images.rs`.
+//!
+//! # Tools and the round in flight
+//!
+//! | part | as written |
+//! |---|---|
+//! | tools | `tools: [{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}]`, the schema as JSON Schema (not `parameters`, an OpenAPI subset that refuses `additionalProperties`, <https://github.com/zed-industries/zed/issues/44875>); `description` always, as the schema requires; names of at most 63 letters, digits, `_` or `-`; no `strict` |
+//! | choice | `toolConfig: {"functionCallingConfig": {"mode": "AUTO" \| "NONE" \| "ANY", "allowedFunctionNames"}}` |
+//! | the reply | a `model` content of its parts as they came, each `thoughtSignature` beside its function call (Gemini 3 answers 400 without it in the current turn, <https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823>) |
+//! | the results | a `user` content of `functionResponse` parts (`id` only when the call came with one, `name`, `response: {"output"}` or `{"error"}`), in the calls' order; the images after them as `inlineData` parts, each after `[Image from the result of {name}]` |
+//!
+//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
+//! `conformance/tests/round_schemas.rs`.
 
 mod error;
 mod reply;

@@ -52,6 +52,19 @@
 //! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
 //! `CreateChatCompletionRequest` schema and each rule above), and
 //! `conformance/tests/render_images.rs` (roles, formats, sizes, limits).
+//!
+//! # Tools and the round in flight
+//!
+//! | part | as written |
+//! |---|---|
+//! | tools | `tools: [{"type": "function", "function": {"name", "description", "parameters", "strict"}}]`, before `messages`; names `^[a-zA-Z0-9_-]{1,64}$` |
+//! | choice | `tool_choice: "auto" \| "none" \| "required" \| {"type": "function", "function": {"name"}}` |
+//! | the reply | its `message` as it came, less its `null` fields and `annotations`, which only a response has (OpenAI refuses a message field it does not know; a compatible server's own, such as `reasoning_content`, is kept) |
+//! | the results | one `{"role": "tool", "tool_call_id", "content"}` per call, in the calls' order; an error's output is the content too (the API has no flag) |
+//! | tool images | a `tool` message takes text only: the round's images follow its results in one `user` message, each after `[Image from the result of {name} ({id})]` |
+//!
+//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
+//! `conformance/tests/round_schemas.rs`.
 
 mod error;
 mod reply;

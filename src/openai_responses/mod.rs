@@ -46,6 +46,18 @@
 //! by `tests/render_golden.rs`, `tests/body_golden.rs`, `conformance/tests/body_schemas.rs`
 //! (each `input` item against the pinned `EasyInputMessage`, the body against
 //! `CreateResponse`) and `conformance/tests/render_images.rs`.
+//!
+//! # Tools and the round in flight
+//!
+//! | part | as written |
+//! |---|---|
+//! | tools | `tools: [{"type": "function", "name", "description", "parameters", "strict"}]`, `strict` always (the schema requires it; `false` unless the tool asks); names as Chat Completions |
+//! | choice | `tool_choice: "auto" \| "none" \| "required" \| {"type": "function", "name"}` |
+//! | the reply | each output item as it came: `reasoning` items with their `encrypted_content`, messages, `function_call`s. Stateless (`store: false`), ask for the reasoning with the field `"include": ["reasoning.encrypted_content"]` (<https://cookbook.openai.com/examples/responses_api/reasoning_items>) |
+//! | the results | one `{"type": "function_call_output", "call_id", "output"}` per call, in the calls' order; with images, `output` is `input_text` and `input_image` parts |
+//!
+//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
+//! `conformance/tests/round_schemas.rs` (each item against its own pinned schema).
 
 mod error;
 mod reply;

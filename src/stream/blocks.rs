@@ -162,6 +162,15 @@ impl Blocks {
     }
 }
 
+/// A streamed call's input as the round in flight sends it back: the accumulated JSON as it
+/// came, or `{}` when it is no complete JSON value (a call cut off, which no provider takes).
+pub(crate) fn native_input(input: &ToolInput) -> &str {
+    match input.is_json_value() {
+        true => input.as_str(),
+        false => "{}",
+    }
+}
+
 /// A block, built: a call that streamed no input has `{}` (Anthropic sends `partial_json: ""`
 /// for a tool without arguments, Bedrock no input delta at all).
 fn build(slot: &Slot) -> Block {

@@ -18,7 +18,7 @@ use crate::provider_error::ProviderError;
 use crate::record::StoredMessage;
 use crate::reply::{Reply, ReplyError};
 
-pub(crate) use self::blocks::Blocks;
+pub(crate) use self::blocks::{native_input, Blocks};
 use self::event_stream::EventStream;
 use self::sse::Sse;
 
