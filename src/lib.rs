@@ -55,7 +55,7 @@
 //! | block | piece |
 //! |---|---|
 //! | `text` | the text itself (an empty text contributes nothing) |
-//! | `tool_use` | `Tool use: {name}({input})` |
+//! | `tool_use` | `Tool use: {name}({input})`; an input stored as a JSON value without the white space between its tokens ([`CompactJson`]), a string input exactly as stored |
 //! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}` |
 //! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}` |
 //! | `reasoning` | `[Reasoning]: {reasoning}` |
@@ -152,6 +152,9 @@
 //! - **Byte-stable**: the same record and flag give the same bytes; the flag changes nothing
 //!   for a record without images (`conformance/tests/replay_invariants.rs`,
 //!   `conformance/tests/render_images.rs`).
+//! - **The store's formatting does not reach the model**: a tool input stored as a JSON value
+//!   replays the same bytes whether it was written compactly or pretty-printed, and reads
+//!   back as the same value (`conformance/tests/compact_input.rs`, `tests/lenient_reading.rs`).
 //! - **Lossless records**: a record written back, with serde or as a conversation file
 //!   ([`write_record`]), reads back equal, and a tool input keeps the form it was stored in
 //!   (`conformance/tests/record_round_trip.rs`, `tests/conversation_file.rs`,
@@ -339,7 +342,7 @@ pub use crate::stop::StopReason;
 pub use crate::stream::{Delta, StreamError, StreamErrorKind, StreamReader};
 pub use crate::tokens::estimate_tokens;
 pub use crate::tools::{Tool, ToolChoice, ToolError, UnknownToolChoice};
-pub use crate::wire::{Image, Part, Piece, Text, WireMessage, WireRole};
+pub use crate::wire::{CompactJson, Image, Part, Piece, Text, WireMessage, WireRole};
 
 // The README's examples run as doctests, so it cannot drift from the crate.
 #[cfg(doctest)]

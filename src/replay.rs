@@ -108,6 +108,7 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
             Block::ToolUse { id: _, name, input } => content.push_piece(Piece::ToolUse {
                 name,
                 input: input.as_str(),
+                json_value: input.is_json_value(),
             }),
             Block::ToolResult {
                 tool_use_id: _,

@@ -138,7 +138,7 @@ impl Serialize for Part<'_> {
 /// let wire = replay_message(&record[0], Vision::Sees);
 /// let Part::Text(text) = &wire.content[0] else { unreachable!() };
 /// assert_eq!(text.to_string(), "[Reasoning]: Check the file.\n\nTool use: read({\"path\":\"a.rs\"})");
-/// assert_eq!(text.pieces()[1], Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"# });
+/// assert_eq!(text.pieces()[1], Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"#, json_value: false });
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -306,7 +306,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///
 /// let pieces = [
 ///     Piece::Text("It is empty."),
-///     Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"# },
+///     Piece::ToolUse { name: "read", input: r#"{"path": "a.rs"}"#, json_value: true },
 ///     Piece::ToolResult { tool_name: "read", output: "fn main() {}", is_error: false },
 ///     Piece::ToolResult { tool_name: "bash", output: "exit 1", is_error: true },
 ///     Piece::Reasoning("Need the file first."),
@@ -332,8 +332,12 @@ pub enum Piece<'a> {
     ToolUse {
         /// The tool's name.
         name: &'a str,
-        /// The tool's input, verbatim as stored.
+        /// The tool's input as stored.
         input: &'a str,
+        /// Whether the input is stored as a JSON value: it is then written with the white
+        /// space between its tokens removed, so that the bytes do not depend on how the store
+        /// was formatted ([`CompactJson`]). A string input is written exactly as stored.
+        json_value: bool,
     },
     /// A `tool_result` block: `Result ({tool_name}): {output}`, or `Error (...)` when the
     /// tool failed.
@@ -399,7 +403,14 @@ impl fmt::Display for Piece<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Piece::Text(text) => f.write_str(text),
-            Piece::ToolUse { name, input } => write!(f, "Tool use: {name}({input})"),
+            Piece::ToolUse {
+                name,
+                input,
+                json_value,
+            } => match json_value {
+                true => write!(f, "Tool use: {name}({})", CompactJson(input)),
+                false => write!(f, "Tool use: {name}({input})"),
+            },
             Piece::ToolResult {
                 tool_name,
                 output,
@@ -430,6 +441,51 @@ impl fmt::Display for Piece<'_> {
                 }
             }
         }
+    }
+}
+
+/// JSON text with the white space between its tokens removed: strings, their escapes and the
+/// spelling of numbers stay exactly as written. The same value stored compactly,
+/// pretty-printed or nested in a conversation file writes the same bytes.
+///
+/// ```
+/// use transcript_replay::CompactJson;
+///
+/// let stored = "{\n  \"path\" : \"a b.rs\",\n  \"n\": 1.50e1 }";
+/// assert_eq!(CompactJson(stored).to_string(), r#"{"path":"a b.rs","n":1.50e1}"#);
+/// assert_eq!(CompactJson(r#"{"q": "\" \\"}"#).to_string(), r#"{"q":"\" \\"}"#);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CompactJson<'a>(pub &'a str);
+
+impl fmt::Display for CompactJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0;
+        let bytes = text.as_bytes();
+        let (mut in_string, mut escaped) = (false, false);
+        let mut start = 0;
+        for (at, &byte) in bytes.iter().enumerate() {
+            if in_string {
+                match (escaped, byte) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => in_string = false,
+                    (false, _) => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => in_string = true,
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    // White space between tokens: write what came before it, skip it. The
+                    // slice ends on an ASCII byte, so it is whole UTF-8.
+                    f.write_str(text.get(start..at).unwrap_or_default())?;
+                    start = at + 1;
+                }
+                _ => {}
+            }
+        }
+        f.write_str(text.get(start..).unwrap_or_default())
     }
 }
 

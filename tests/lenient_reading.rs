@@ -7,15 +7,21 @@ use transcript_replay::{
 };
 
 #[test]
-fn a_tool_input_stored_as_a_json_value_replays_as_its_exact_text() {
-    // (how the record stores the input, the text replay must show)
+fn a_tool_input_stored_as_a_json_value_replays_without_the_stores_white_space() {
+    // (how the record stores the input, the text replay must show): white space between
+    // tokens goes; strings, their escapes and the spelling of numbers stay; a string input
+    // stays exactly as stored.
     let cases = [
-        (r#"{"path": "a.rs"}"#, r#"{"path": "a.rs"}"#),
-        ("{\n  \"cmd\" : [\"ls\"] }", "{\n  \"cmd\" : [\"ls\"] }"),
-        ("[1, 2.50, -0]", "[1, 2.50, -0]"),
+        (r#"{"path": "a.rs"}"#, r#"{"path":"a.rs"}"#),
+        ("{\n  \"cmd\" : [\"ls\"] }", r#"{"cmd":["ls"]}"#),
+        ("[1, 2.50, -0, 1E+2]", "[1,2.50,-0,1E+2]"),
         ("null", "null"),
         ("true", "true"),
-        (r#""{\"path\":\"a.rs\"}""#, r#"{"path":"a.rs"}"#),
+        (
+            r#"{"q": "a  b \u2192 \" {"}"#,
+            r#"{"q":"a  b \u2192 \" {"}"#,
+        ),
+        (r#""{\"path\": \"a.rs\"}""#, r#"{"path": "a.rs"}"#),
     ];
     for (stored, shown) in cases {
         let json = format!(
@@ -26,6 +32,28 @@ fn a_tool_input_stored_as_a_json_value_replays_as_its_exact_text() {
         let text = serde_json::to_value(&wire).unwrap()[0]["content"][0]["text"].clone();
         assert_eq!(text, format!("Tool use: read({shown})"), "{stored}");
     }
+}
+
+#[test]
+fn the_same_input_written_compactly_or_pretty_printed_replays_the_same_bytes() {
+    let forms = [
+        r#"{"file_path":"a.rs","limit":20}"#,
+        "{\n            \"file_path\": \"a.rs\",\n            \"limit\": 20\n        }",
+        "{ \"file_path\" :\t\"a.rs\" , \"limit\" : 20 }\r\n",
+    ];
+    let replayed: Vec<String> = forms
+        .iter()
+        .map(|input| {
+            let json = format!(
+                r#"{{"version":1,"messages":[{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t","name":"read","input":{input}}}]}}]}}"#
+            );
+            serde_json::to_string(&replay_messages(&parse_record(&json).unwrap(), Vision::Sees)).unwrap()
+        })
+        .collect();
+    assert!(
+        replayed.iter().all(|text| *text == replayed[0]),
+        "{replayed:#?}"
+    );
 }
 
 #[test]
