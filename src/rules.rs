@@ -125,7 +125,10 @@ pub(crate) enum TurnRole {
 /// Each change of the withheld set rewrites the request from the oldest native image on, and
 /// a prompt cache keeps only the part before it. So the first image over a limit is withheld
 /// alone, and after it they go in steps ([`withholding_step`](ImageLimits::withholding_step)):
-/// the withheld set only grows as a record grows and changes once per step. In
+/// the withheld set only grows as a record grows and changes once per step. Each limit is
+/// taken on its own over the record as it grew, and the request withholds the most any of
+/// them does, so a withheld image stays withheld, and its marker names the limit that
+/// withheld it first, whichever limits come to bind later. In
 /// `conformance/tests/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
 /// three, steps of 20 read 0.859 of the history from a simulated cache, and withholding one
 /// image at a time 0.322.
@@ -154,7 +157,8 @@ pub struct ImageLimits {
     /// withheld images changes once per step of new images rather than with every one (each
     /// change rewrites the request from the oldest image on, and a prompt cache keeps only
     /// the part before it). `None` is a fifth of the count that binds, at least 1: 20 under
-    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, a fifth of the images
-    /// that fit under a data limit. `Some(1)` withholds only what the limits require.
+    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, and under a data
+    /// limit a fifth of the count limit too (a step that depended on the images that fit would
+    /// change with the record). `Some(1)` withholds only what the limits require.
     pub withholding_step: Option<usize>,
 }

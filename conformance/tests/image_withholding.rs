@@ -1,6 +1,7 @@
 //! When a request limit binds, the native images are the newest that satisfy every limit at
 //! once, and the oldest are withheld in steps: as a record grows, the withheld set only grows,
-//! and it changes once per step of new images (and once more as a limit first binds).
+//! it changes once per step of new images (and once more as a limit first binds), and no
+//! withheld image's marker ever changes, whichever limits bind.
 
 use proptest::prelude::*;
 use transcript_replay::{
@@ -37,6 +38,21 @@ fn natives(images: &[String], limits: &ImageLimits) -> Vec<usize> {
         .enumerate()
         .filter(|(_, message)| matches!(message.content.as_slice(), [Part::Image(_)]))
         .map(|(index, _)| index)
+        .collect()
+}
+
+/// What each message of the record renders to for Anthropic: the image, or its marker's text.
+fn rendered(images: &[String], limits: &ImageLimits) -> Vec<Option<String>> {
+    let record = record(images);
+    let wire = replay_messages(&record, Vision::Sees);
+    anthropic::render_with(&wire, limits)
+        .messages
+        .iter()
+        .map(|message| match message.content.as_slice() {
+            [Part::Image(_)] => None,
+            [Part::Text(text)] => Some(text.to_string()),
+            other => Some(format!("{other:?}")),
+        })
         .collect()
 }
 
@@ -128,6 +144,101 @@ proptest! {
         let allowed = if over == 0 { 0 } else { 1 + (over - 1).div_ceil(step) };
         prop_assert!(changes <= allowed, "{} changes for {} images over, step {}", changes, over, step);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn as_a_record_grows_under_every_limit_no_withheld_image_comes_back_or_changes_its_marker(
+        images in proptest::collection::vec(image(), 0..48),
+        limits in limits(),
+    ) {
+        let mut before: Vec<Option<String>> = Vec::new();
+        for len in 0..=images.len() {
+            let now = rendered(&images[..len], &limits);
+            for (index, (was, is)) in before.iter().zip(&now).enumerate() {
+                if let Some(marker) = was {
+                    prop_assert_eq!(Some(marker), is.as_ref(), "image {} at {} images", index, len);
+                }
+            }
+            before = now;
+        }
+    }
+}
+
+#[test]
+fn under_the_data_limit_a_small_new_image_withholds_no_fewer() {
+    // 30 images of 1.3 MB: Anthropic's 32 MB a request holds 24.
+    let big: Vec<String> = (0..30).map(|_| png(1000, 800, 1_300_000)).collect();
+    let before = rendered(&big, &anthropic::LIMITS);
+    let mut grown = big.clone();
+    grown.push(png(1, 1, 60));
+    let after = rendered(&grown, &anthropic::LIMITS);
+    let withheld =
+        |rendered: &[Option<String>]| rendered.iter().filter(|message| message.is_some()).count();
+    assert!(
+        withheld(&after) >= withheld(&before),
+        "{} then {}",
+        withheld(&before),
+        withheld(&after)
+    );
+    assert_eq!(
+        &after[..30],
+        &before[..],
+        "no marker of the first 30 changes"
+    );
+}
+
+#[test]
+fn a_withheld_images_marker_keeps_the_limit_that_withheld_it_as_others_come_to_bind() {
+    // Big images bind the data limit first; then large ones bring the 2000 px rule.
+    let mut images: Vec<String> = (0..26).map(|_| png(1000, 800, 1_300_000)).collect();
+    let before = rendered(&images, &anthropic::LIMITS);
+    assert!(
+        before[0]
+            .as_deref()
+            .is_some_and(|marker| marker.contains("MB")),
+        "{:?}",
+        before[0]
+    );
+    images.extend((0..25).map(|_| png(2560, 1600, 100)));
+    let after = rendered(&images, &anthropic::LIMITS);
+    let withheld = |rendered: &[Option<String>]| rendered.iter().filter(|m| m.is_some()).count();
+    assert!(withheld(&after[..26]) >= withheld(&before));
+    assert!(
+        after[26..].iter().any(Option::is_none),
+        "the newest stay native"
+    );
+    for (was, is) in before.iter().zip(&after) {
+        if was.is_some() {
+            assert_eq!(was, is);
+        }
+    }
+}
+
+#[test]
+fn an_assistant_images_marker_is_its_own_reason_whether_or_not_a_user_message_follows() {
+    // Too many pixels for Anthropic, whichever message it would go in.
+    let heic = StoredMessage::new(
+        Role::Assistant,
+        vec![Block::image("image/png", png(9000, 9000, 60))],
+    );
+    let alone = [StoredMessage::user("Look."), heic.clone()];
+    let followed = [
+        StoredMessage::user("Look."),
+        heic,
+        StoredMessage::user("Well?"),
+    ];
+    let marker = |record: &[StoredMessage]| {
+        let request = anthropic::render(&replay_messages(record, Vision::Sees));
+        match request.messages[1].content.as_slice() {
+            [Part::Text(text)] => text.to_string(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(marker(&alone), marker(&followed));
+    assert!(marker(&alone).contains("8000"), "{}", marker(&alone));
 }
 
 #[test]
