@@ -9,6 +9,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::body::{BodyError, Turn};
 use crate::cost::{self, Priced, Units};
+use crate::fit::Withheld;
 use crate::provider::Provider;
 use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};
@@ -93,6 +94,16 @@ impl Priced for AnyBody<'_> {
             AnyBody::Anthropic(body) => body.units(),
             AnyBody::Gemini(body) => body.units(),
             AnyBody::Bedrock(body) => body.units(),
+        }
+    }
+
+    fn withheld(&self) -> Option<Withheld> {
+        match self {
+            AnyBody::OpenAi(body) => body.withheld(),
+            AnyBody::OpenAiResponses(body) => body.withheld(),
+            AnyBody::Anthropic(body) => body.withheld(),
+            AnyBody::Gemini(body) => body.withheld(),
+            AnyBody::Bedrock(body) => body.withheld(),
         }
     }
 }

@@ -97,6 +97,9 @@ pub enum Reason {
     /// screenshot), for a provider that takes images only in user messages, carried natively
     /// to the start of the next user message of the request.
     ShownInNextUserMessage,
+    /// `withheld to fit the context window`: one of the oldest native images, withheld for a
+    /// [`Budget`](crate::Budget).
+    Fit,
 }
 
 impl Reason {
@@ -174,9 +177,13 @@ impl fmt::Display for Described<'_> {
                  {pixels}x{pixels} pixels, and the newest are kept"
             ),
             Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
+            Reason::Fit => f.write_str(WITHHELD),
         }
     }
 }
+
+/// What every mark of a budget's withholding says.
+pub(crate) const WITHHELD: &str = "withheld to fit the context window";
 
 /// A byte count as providers state their limits: whole megabytes (of 2^20 or 10^6 bytes,
 /// whichever divides it), else bytes.

@@ -35,8 +35,30 @@ pub(crate) fn render_with_extra<'a>(
     limits: &ImageLimits,
     extra: &[Image<'a>],
 ) -> Rendered<'a> {
+    let (verdicts, extra) = verdicts(messages, rules, limits, extra);
+    render_judged(messages, rules, verdicts, extra)
+}
+
+/// The verdict on every image of the messages, in order, and on the `extra` images after them:
+/// each on its own, then under the request's limits.
+pub(crate) fn verdicts<'a>(
+    messages: &[WireMessage<'a>],
+    rules: &Rules,
+    limits: &ImageLimits,
+    extra: &[Image<'a>],
+) -> (Vec<Verdict<'a>>, Vec<Verdict<'a>>) {
     let landings = landings(messages, rules);
-    let (verdicts, extra) = image_verdicts(messages, &landings, rules, limits, extra);
+    image_verdicts(messages, &landings, rules, limits, extra)
+}
+
+/// Renders messages whose images are already judged: one verdict per image of `messages`, in
+/// order (a budget's withholding judges them on the whole record, then leaves some out).
+pub(crate) fn render_judged<'a>(
+    messages: &[WireMessage<'a>],
+    rules: &Rules,
+    verdicts: Vec<Verdict<'a>>,
+    extra: Vec<Verdict<'a>>,
+) -> Rendered<'a> {
     let mut verdicts = verdicts.into_iter();
     let leading = if rules.hoists_system {
         messages

@@ -2,8 +2,8 @@
 
 use crate::image::{is_image_media_type, is_valid_base64};
 use crate::marker::Reason;
-use crate::record::{Block, Role, StoredMessage};
-use crate::wire::{Content, Image, Piece, WireMessage, WireRole};
+use crate::record::{Block, Role, StoredMessage, ToolInput};
+use crate::wire::{CompactJson, Content, Image, Piece, WireMessage, WireRole};
 
 /// Whether the model that will read the replay can see images: the one thing that varies.
 ///
@@ -101,26 +101,58 @@ pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMe
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_> {
+    replay_withholding(message, vision, |_| false)
+}
+
+/// Replays one stored message as [`replay_message`] does, but for the blocks `withheld` names
+/// (by index): a tool result's output, a tool call's input or a reasoning block then becomes
+/// its withheld form, which says how many bytes a budget left out. Images are withheld where
+/// the request's images are judged, so `withheld` is never asked about one.
+pub(crate) fn replay_withholding(
+    message: &StoredMessage,
+    vision: Vision,
+    withheld: impl Fn(usize) -> bool,
+) -> WireMessage<'_> {
     let mut content = Content::new();
-    for block in &message.blocks {
+    for (index, block) in message.blocks.iter().enumerate() {
         match block {
             Block::Text { text } => content.push_piece(Piece::Text(text)),
-            Block::ToolUse { id: _, name, input } => content.push_piece(Piece::ToolUse {
-                name,
-                input: input.as_str(),
-                json_value: input.is_json_value(),
-            }),
+            Block::ToolUse { id: _, name, input } => {
+                content.push_piece(match withheld(index) {
+                    true => Piece::InputWithheld {
+                        name,
+                        bytes: input_bytes(input),
+                    },
+                    false => Piece::ToolUse {
+                        name,
+                        input: input.as_str(),
+                        json_value: input.is_json_value(),
+                    },
+                });
+            }
             Block::ToolResult {
                 tool_use_id: _,
                 tool_name,
                 output,
                 is_error,
-            } => content.push_piece(Piece::ToolResult {
-                tool_name,
-                output,
-                is_error: *is_error,
+            } => content.push_piece(match withheld(index) {
+                true => Piece::OutputWithheld {
+                    tool_name,
+                    is_error: *is_error,
+                    bytes: output.len(),
+                },
+                false => Piece::ToolResult {
+                    tool_name,
+                    output,
+                    is_error: *is_error,
+                },
             }),
-            Block::Reasoning { reasoning } => content.push_piece(Piece::Reasoning(reasoning)),
+            Block::Reasoning { reasoning } => content.push_piece(match withheld(index) {
+                true => Piece::ReasoningWithheld {
+                    bytes: reasoning.len(),
+                },
+                false => Piece::Reasoning(reasoning),
+            }),
             Block::Image { media_type, data } => match unseen(media_type, data, vision) {
                 None => content.push_image(Image::new(media_type, data)),
                 Some(reason) => content.push_piece(Piece::ImageNotShown { media_type, reason }),
@@ -130,6 +162,29 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
     WireMessage {
         role: wire_role(message.role),
         content: content.finish(),
+    }
+}
+
+/// The bytes of a tool call's input as replay writes it (a JSON value without the store's
+/// white space).
+pub(crate) fn input_bytes(input: &ToolInput) -> usize {
+    struct Counter(usize);
+    impl std::fmt::Write for Counter {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            self.0 += text.len();
+            Ok(())
+        }
+    }
+    match input.is_json_value() {
+        true => {
+            let mut counter = Counter(0);
+            let _ = std::fmt::write(
+                &mut counter,
+                format_args!("{}", CompactJson(input.as_str())),
+            );
+            counter.0
+        }
+        false => input.as_str().len(),
     }
 }
 

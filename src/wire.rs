@@ -6,7 +6,7 @@ use std::mem;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::marker::{Reason, ShownMediaType};
+use crate::marker::{Reason, ShownMediaType, WITHHELD};
 
 /// One message on the wire: a role and its content, borrowed from the stored record.
 ///
@@ -380,6 +380,38 @@ pub enum Piece<'a> {
         /// The id of the call, when the provider gave it.
         id: Option<&'a str>,
     },
+    /// A tool result whose output a [`Budget`](crate::Budget) withheld:
+    /// `Result ({tool_name}): [output withheld to fit the context window: {bytes} bytes]`, or
+    /// `Error (...)` when the tool failed.
+    OutputWithheld {
+        /// The tool's name.
+        tool_name: &'a str,
+        /// Whether the tool failed.
+        is_error: bool,
+        /// The bytes of the output withheld.
+        bytes: usize,
+    },
+    /// A tool call whose input a budget withheld:
+    /// `Tool use: {name}([input withheld to fit the context window: {bytes} bytes])`.
+    InputWithheld {
+        /// The tool's name.
+        name: &'a str,
+        /// The bytes of the input withheld, as replay writes it.
+        bytes: usize,
+    },
+    /// Reasoning a budget withheld: `[Reasoning]: [withheld to fit the context window: {bytes}
+    /// bytes]`.
+    ReasoningWithheld {
+        /// The bytes of the reasoning withheld.
+        bytes: usize,
+    },
+    /// The oldest stored messages, withheld whole by a budget, in the user turn that stands
+    /// for them: `[{count} earlier messages withheld to fit the context window]` (`1 earlier
+    /// message`).
+    MessagesWithheld {
+        /// How many stored messages it stands for.
+        count: usize,
+    },
 }
 
 impl Piece<'_> {
@@ -394,7 +426,11 @@ impl Piece<'_> {
             | Piece::EmptyMessage
             | Piece::SystemLabel
             | Piece::ImageFromEarlierTurn { .. }
-            | Piece::ToolImage { .. } => false,
+            | Piece::ToolImage { .. }
+            | Piece::OutputWithheld { .. }
+            | Piece::InputWithheld { .. }
+            | Piece::ReasoningWithheld { .. }
+            | Piece::MessagesWithheld { .. } => false,
         }
     }
 }
@@ -439,6 +475,29 @@ impl fmt::Display for Piece<'_> {
                     Some(id) => write!(f, " ({})]", ShownMediaType(id)),
                     None => f.write_str("]"),
                 }
+            }
+            Piece::OutputWithheld {
+                tool_name,
+                is_error,
+                bytes,
+            } => {
+                let label = if is_error { "Error" } else { "Result" };
+                write!(
+                    f,
+                    "{label} ({tool_name}): [output {WITHHELD}: {bytes} bytes]"
+                )
+            }
+            Piece::InputWithheld { name, bytes } => {
+                write!(f, "Tool use: {name}([input {WITHHELD}: {bytes} bytes])")
+            }
+            Piece::ReasoningWithheld { bytes } => {
+                write!(f, "[Reasoning]: [{WITHHELD}: {bytes} bytes]")
+            }
+            Piece::MessagesWithheld { count: 1 } => {
+                write!(f, "[1 earlier message {WITHHELD}]")
+            }
+            Piece::MessagesWithheld { count } => {
+                write!(f, "[{count} earlier messages {WITHHELD}]")
             }
         }
     }

@@ -11,7 +11,7 @@ use transcript_replay::{
 pub const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
-              [--cache 5m|1h] [--tools FILE] [--tool-choice CHOICE]
+              [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
               [--round REPLY OUTPUTS]...] [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
@@ -39,6 +39,9 @@ request body, as JSON.
                           Bedrock's inferenceConfig.maxTokens (none by default)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
+  --budget N              fit the body to N input tokens (by the estimate, images by
+                          --family's rule), withholding the oldest tool outputs, inputs,
+                          reasoning, images and then whole messages, each marked
   --tools FILE            the tools the model may call: a JSON array of {\"name\",
                           \"description\",\"input_schema\",\"strict\"?}
   --tool-choice CHOICE    auto, none, required or tool:NAME
@@ -53,9 +56,10 @@ request body, as JSON.
                           bundled sample conversation
   --estimate              print what the fragment or body costs instead of it, as JSON:
                           bytes, text tokens (estimated), native images and their tokens,
-                          in total and per message
-  --family NAME           the model family whose rule prices images (default: claude for
-                          anthropic and bedrock, gemini-2 for gemini, gpt-4o for openai)
+                          in total and per message, and with --budget what was withheld
+  --family NAME           the model family whose rule prices images, for --estimate and
+                          --budget (default: claude for anthropic and bedrock, gemini-2
+                          for gemini, gpt-4o for openai)
   --reply PROVIDER        read FILE as the provider's response body and print the stored
                           message it becomes
   --stream PROVIDER       read FILE as the provider's streamed response body (the raw bytes
@@ -86,6 +90,8 @@ pub struct BodyOptions {
     pub tools: Option<Input>,
     pub tool_choice: Option<ToolChoice>,
     pub rounds: Vec<(Input, Input)>,
+    /// `--budget N`, with the family whose rule prices images.
+    pub budget: Option<(u64, &'static ImageTokens)>,
 }
 
 /// What the program is asked to do.
@@ -147,6 +153,7 @@ struct Given {
     tool_choice: Option<ToolChoice>,
     rounds: Vec<(Input, Input)>,
     store_turn: Option<Input>,
+    budget: Option<u64>,
     estimate: bool,
     family: Option<&'static ImageTokens>,
     input: Option<Input>,
@@ -291,6 +298,10 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 set(&mut given.error, (parsed, status), "--error")?;
             }
             "--tools" => set(&mut given.tools, input(os_value()?), "--tools")?,
+            "--budget" => {
+                let parsed = positive("--budget", &value()?)?;
+                set(&mut given.budget, parsed, "--budget")?;
+            }
             "--tool-choice" => {
                 let parsed = value()?
                     .parse::<ToolChoice>()
@@ -369,8 +380,8 @@ impl Given {
                 input,
             });
         }
-        if self.family.is_some() && !self.estimate {
-            return Err("--family needs --estimate".to_owned());
+        if self.family.is_some() && !self.estimate && self.budget.is_none() {
+            return Err("--family needs --estimate or --budget".to_owned());
         }
         let provider = self.provider.flatten();
         // Only one input can be standard input.
@@ -415,13 +426,13 @@ impl Given {
         }
         let input = self.input.unwrap_or(Input::Sample);
         // Each provider's usual family, when none is named.
-        let family = match (self.estimate, self.family, provider) {
-            (false, _, _) => None,
-            (true, Some(rule), _) => Some(rule),
-            (true, None, Some(Provider::Anthropic | Provider::Bedrock)) => image_tokens("claude"),
-            (true, None, Some(Provider::Gemini)) => image_tokens("gemini-2"),
-            (true, None, _) => image_tokens("gpt-4o"),
+        let rule = match (self.family, provider) {
+            (Some(rule), _) => Some(rule),
+            (None, Some(Provider::Anthropic | Provider::Bedrock)) => image_tokens("claude"),
+            (None, Some(Provider::Gemini)) => image_tokens("gemini-2"),
+            (None, _) => image_tokens("gpt-4o"),
         };
+        let family = rule.filter(|_| self.estimate);
         let body = match self.model {
             Some(model) => {
                 if provider.is_none() {
@@ -437,6 +448,7 @@ impl Given {
                     tools: self.tools,
                     tool_choice: self.tool_choice,
                     rounds: self.rounds,
+                    budget: self.budget.zip(rule),
                 })
             }
             None => {
@@ -449,6 +461,7 @@ impl Given {
                     ("--tools", self.tools.is_some()),
                     ("--tool-choice", self.tool_choice.is_some()),
                     ("--round", !self.rounds.is_empty()),
+                    ("--budget", self.budget.is_some()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

@@ -5,7 +5,7 @@
 //! cargo run --example replay -- [--vision sees|blind]
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
-//!     [--cache 5m|1h] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
+//!     [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
 //!     [--round REPLY OUTPUTS]...]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
@@ -33,8 +33,8 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    parse_record, replay_messages, BodyError, ImageTokens, Priced, Provider, Reply, StoredMessage,
-    Tool, ToolOutput, Turn,
+    parse_record, replay_messages, BodyError, Budget, ImageTokens, Priced, Provider, Reply,
+    StoredMessage, Tool, ToolOutput, Turn,
 };
 
 use self::args::{parse_args, Args, BodyOptions, Input, Options, Task, USAGE};
@@ -308,6 +308,9 @@ fn run(options: &Options) -> Result<(), String> {
                         turn = turn.tool_choice(choice.clone());
                     }
                     turn = with_rounds(turn, &rounds);
+                    if let Some((tokens, rule)) = options.budget {
+                        turn = turn.budget(Budget::new(tokens, rule));
+                    }
                     if !options.preamble {
                         turn = turn.without_preamble();
                     }

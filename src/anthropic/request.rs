@@ -10,6 +10,7 @@ use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -42,6 +43,8 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// What a budget withheld, when the turn had one.
+    withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
     /// S and H as text blocks, each when there is one.
     system: Vec<Part<'a>>,
@@ -66,6 +69,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
+            withheld: None,
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -345,7 +349,17 @@ impl cost::sealed::Sealed for Body<'_> {}
 
 /// The cost of the body: the caller's fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
+impl Report for Body<'_> {
+    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
+        &mut self.withheld
+    }
+}
+
 impl Priced for Body<'_> {
+    fn withheld(&self) -> Option<Withheld> {
+        self.withheld
+    }
+
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.fields(&self.fields);

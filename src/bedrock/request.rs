@@ -10,6 +10,7 @@ use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -256,6 +257,8 @@ impl Serialize for SystemBlock<'_, '_> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// What a budget withheld, when the turn had one.
+    withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
     /// S and H, each when there is one.
     system: Vec<Text<'a>>,
@@ -279,6 +282,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
+            withheld: None,
             fields: assembled.fields,
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
@@ -380,7 +384,17 @@ impl cost::sealed::Sealed for Body<'_> {}
 
 /// The cost of the body: the caller's fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
+impl Report for Body<'_> {
+    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
+        &mut self.withheld
+    }
+}
+
 impl Priced for Body<'_> {
+    fn withheld(&self) -> Option<Withheld> {
+        self.withheld
+    }
+
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.fields(&self.fields);

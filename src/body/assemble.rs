@@ -11,14 +11,17 @@ use super::error::{BodyError, Kind};
 use super::fields::{Appended, Fields};
 use super::Turn;
 use crate::cache::{self, Cache};
+use crate::fit::Plan;
 use crate::marker::Reason;
+use crate::native_images::Verdict;
+use crate::record::Block;
 use crate::render::{self, Rendered};
-use crate::replay::{replay_messages, unseen, REPLAY_PREAMBLE};
+use crate::replay::{replay_messages, replay_withholding, unseen, REPLAY_PREAMBLE};
 use crate::reply::Reply;
 use crate::rounds;
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::tools::{self, Tool, ToolChoice};
-use crate::wire::{is_blank_char, Image, Part, Piece, Text};
+use crate::wire::{is_blank_char, Image, Part, Piece, Text, WireMessage, WireRole};
 
 /// A whole request, assembled for one provider: what its serializer writes.
 pub(crate) struct Assembled<'a> {
@@ -42,6 +45,8 @@ pub(crate) struct Assembled<'a> {
     /// How many wire messages the history has (the live turn's follow), to say which stored
     /// message each turn begins with.
     pub(crate) history_len: usize,
+    /// Which of the history's images (those replay shows, in order) the body sends natively.
+    pub(crate) history_natives: Vec<bool>,
 }
 
 /// A round as a body writes it: the reply whose content goes back as it came, and one answer
@@ -73,11 +78,13 @@ impl Answer<'_> {
     }
 }
 
-/// Assembles a turn's body under a provider's rules, or says which rule it cannot meet.
+/// Assembles a turn's body under a provider's rules, or says which rule it cannot meet; with
+/// a budget's plan, the history as the plan leaves it.
 pub(crate) fn assemble<'a>(
     turn: &Turn<'a>,
     rules: &Rules,
     default_limits: &ImageLimits,
+    plan: Option<&Plan>,
 ) -> Result<Assembled<'a>, BodyError> {
     if let Some(problem) = &turn.problem {
         return Err(problem.clone());
@@ -137,12 +144,36 @@ pub(crate) fn assemble<'a>(
         )
         .collect();
     let candidates: Vec<Image<'a>> = round_images.iter().filter_map(|image| image.ok()).collect();
-    let mut rendered = render::render_with_extra(
+    let (verdicts, extra_verdicts) = render::verdicts(
         &wire,
         rules,
         turn.limits.as_ref().unwrap_or(default_limits),
         &candidates,
     );
+    // Which of the history's images the body sends, as a budget's plan needs to know.
+    let history_images = wire
+        .iter()
+        .take(turn.history.len())
+        .flat_map(|message| &message.content)
+        .filter(|part| matches!(part, Part::Image(_)))
+        .count();
+    let history_natives: Vec<bool> = verdicts
+        .iter()
+        .take(history_images)
+        .map(Result::is_ok)
+        .collect();
+    let mut rendered = match plan {
+        None => render::render_judged(&wire, rules, verdicts, extra_verdicts),
+        Some(plan) => {
+            let (fitted, verdicts, origins) = fitted(turn, &wire, verdicts, plan);
+            let mut rendered = render::render_judged(&fitted, rules, verdicts, extra_verdicts);
+            // Each turn says which stored or live message it begins with, as in the record.
+            for start in &mut rendered.starts {
+                *start = origins.get(*start).copied().unwrap_or(*start);
+            }
+            rendered
+        }
+    };
     let mut extra = std::mem::take(&mut rendered.extra).into_iter();
     let mut judged = round_images.into_iter().map(|image| match image {
         Ok(_) => extra.next().unwrap_or(Err(Reason::InvalidBase64)),
@@ -289,7 +320,80 @@ pub(crate) fn assemble<'a>(
         tool_choice: turn.tool_choice.clone(),
         rounds,
         history_len: turn.history.len(),
+        history_natives,
     })
+}
+
+/// The history and live turn as a budget's plan leaves them: the oldest messages after the
+/// leading system ones replaced by one user turn that says how many, the withheld outputs,
+/// inputs and reasoning in their withheld form, and the withheld images marked as such (each
+/// other image keeps the verdict it had on the whole record). With the message each wire
+/// message comes from, numbered as the record and live turn are.
+fn fitted<'a>(
+    turn: &Turn<'a>,
+    wire: &[WireMessage<'a>],
+    verdicts: Vec<Verdict<'a>>,
+    plan: &Plan,
+) -> (Vec<WireMessage<'a>>, Vec<Verdict<'a>>, Vec<usize>) {
+    let (lead, count) = plan.messages();
+    let withheld_whole = |index: usize| index >= lead && index < lead + count;
+    let mut messages = Vec::with_capacity(wire.len());
+    let mut origins = Vec::with_capacity(wire.len());
+    let mut kept = Vec::with_capacity(verdicts.len());
+    let mut verdicts = verdicts.into_iter();
+    for (index, message) in wire.iter().enumerate() {
+        if index == lead && count > 0 {
+            messages.push(WireMessage {
+                role: WireRole::User,
+                content: vec![Part::Text(Text::from_pieces(vec![
+                    Piece::MessagesWithheld { count },
+                ]))],
+            });
+            origins.push(lead);
+        }
+        let images = message
+            .content
+            .iter()
+            .filter(|part| matches!(part, Part::Image(_)))
+            .count();
+        if withheld_whole(index) {
+            // The message is gone, and its images with it.
+            verdicts.by_ref().take(images).for_each(drop);
+            continue;
+        }
+        let Some(stored) = turn.history.get(index) else {
+            // The live turn: never withheld.
+            kept.extend(verdicts.by_ref().take(images));
+            messages.push(message.clone());
+            origins.push(index);
+            continue;
+        };
+        messages.push(replay_withholding(stored, turn.vision, |block| {
+            plan.block(index, block)
+        }));
+        origins.push(index);
+        // The images replay shows, in block order, as the verdicts are.
+        let shown = stored
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, block)| match block {
+                Block::Image { media_type, data } => {
+                    unseen(media_type, data, turn.vision).is_none()
+                }
+                Block::Text { .. }
+                | Block::ToolUse { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. } => false,
+            });
+        for ((block, _), verdict) in shown.zip(verdicts.by_ref().take(images)) {
+            kept.push(match verdict {
+                Ok(_) if plan.image(index, block) => Err(Reason::Fit),
+                verdict => verdict,
+            });
+        }
+    }
+    (messages, kept, origins)
 }
 
 /// The system text S: the instructions, a blank line, the preamble; either alone when the

@@ -121,6 +121,11 @@ pub(crate) enum Kind {
         role: &'static str,
     },
     PrefillWithRounds,
+    /// The system text, tools and live turn need more than the budget.
+    BudgetTooSmall {
+        needed: u64,
+        budget: u64,
+    },
     DuplicateField(String),
     ReservedField {
         provider: Provider,
@@ -264,6 +269,12 @@ impl fmt::Display for Kind {
                 "the rounds would follow {} turn, and {provider} takes them only after the \
                  user's: add the live turn",
                 article(role)
+            ),
+            Kind::BudgetTooSmall { needed, budget } => write!(
+                f,
+                "the system text, tools and live turn need {needed} tokens with the whole \
+                 history withheld, {} over the budget of {budget}",
+                needed.saturating_sub(*budget)
             ),
             Kind::PrefillWithRounds => {
                 f.write_str("a prefill was asked for, and the turn has rounds in flight")

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde::ser::Serialize;
 
 use crate::cache::Cache;
+use crate::fit::Budget;
 use crate::record::StoredMessage;
 use crate::replay::Vision;
 use crate::reply::Reply;
@@ -140,6 +141,7 @@ pub struct Turn<'a> {
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
     rounds: Vec<Round<'a>>,
+    budget: Option<Budget<'a>>,
 }
 
 impl<'a> Turn<'a> {
@@ -169,6 +171,7 @@ impl<'a> Turn<'a> {
             tools: &[],
             tool_choice: None,
             rounds: Vec::new(),
+            budget: None,
         }
     }
 
@@ -468,6 +471,80 @@ impl<'a> Turn<'a> {
     pub fn round(mut self, reply: &'a Reply, outputs: &'a [ToolOutput]) -> Self {
         self.rounds.push(Round { reply, outputs });
         self
+    }
+
+    /// Fits the body to a [`Budget`] of input tokens: when the body would exceed it, the
+    /// oldest bulk of the history is withheld until it fits, each thing withheld named where
+    /// it was, never silently:
+    ///
+    /// 1. the outputs of the oldest tool results, then the oldest tool inputs, each longer than
+    ///    256 bytes: `Result (read): [output withheld to fit the context window: 12345 bytes]`,
+    ///    `Tool use: write([input withheld to fit the context window: 8123 bytes])`;
+    /// 2. then the oldest reasoning: `[Reasoning]: [withheld to fit the context window: 900
+    ///    bytes]`;
+    /// 3. then the oldest native images, as `[Image (image/png) not shown: withheld to fit the
+    ///    context window]` (an image a request limit already withheld keeps its marker);
+    /// 4. last, the oldest whole stored messages after the leading system messages, replaced by
+    ///    one user turn, `[12 earlier messages withheld to fit the context window]` (merged
+    ///    with the next user turn where the provider merges them). A stored message is never
+    ///    split, and no sequencing rule is broken.
+    ///
+    /// Each class goes over the whole history before the next begins. The live turn and the
+    /// rounds are never withheld. When the record fits, the body is byte for byte the body
+    /// without a budget.
+    ///
+    /// It is a pure function of the record, the live turn and the budget, and it moves in
+    /// steps ([`Budget::step`]): as a record grows, what is withheld only grows, and changes
+    /// once per step of growth, each time leaving a step of room, so that a conversation
+    /// growing past its window rewrites its body (and the prompt cache) about once per step
+    /// instead of on every turn. The live turn is counted in whole steps, so that its size
+    /// from turn to turn does not move it. The [`Estimate`](crate::Estimate) of the body says
+    /// what was withheld and the tokens it freed ([`Withheld`](crate::Withheld)).
+    ///
+    /// # Errors
+    ///
+    /// The body's [`BodyError`] when the system text, tools and live turn do not fit even with
+    /// the whole history withheld, saying by how much.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, image_tokens, Block, Budget, Priced, Role, StoredMessage, Turn};
+    ///
+    /// let read = |n: usize| StoredMessage::new(Role::Assistant, vec![
+    ///     Block::tool_use(format!("t{n}"), "read", "{}"),
+    ///     Block::tool_result(format!("t{n}"), "read", "fn main() {}\n".repeat(200)),
+    /// ]);
+    /// let history: Vec<StoredMessage> = (0..8)
+    ///     .flat_map(|n| [StoredMessage::user(format!("Read file {n}.")), read(n)])
+    ///     .collect();
+    /// let live = [StoredMessage::user("Which files were empty?")];
+    /// let claude = image_tokens("claude").unwrap();
+    /// let turn = Turn::new(&history).live(&live).budget(Budget::new(4_000, claude));
+    /// let body = anthropic::body(&turn)?;
+    /// let estimate = body.estimate(claude);
+    /// assert!(estimate.text_tokens as u64 + estimate.image_tokens <= 4_000);
+    /// let withheld = estimate.withheld.unwrap();
+    /// assert!(withheld.outputs > 0 && withheld.messages == 0);
+    /// assert!(serde_json::to_string(&body).unwrap().contains(
+    ///     "Result (read): [output withheld to fit the context window: 2600 bytes]"
+    /// ));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn budget(mut self, budget: Budget<'a>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    pub(crate) fn budget_given(&self) -> Option<Budget<'a>> {
+        self.budget
+    }
+
+    pub(crate) fn history_given(&self) -> &'a [StoredMessage] {
+        self.history
+    }
+
+    pub(crate) fn vision_given(&self) -> Vision {
+        self.vision
     }
 
     /// The one stored message the turn becomes, once `last` (the reply that called no more

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::body::Answer;
+use crate::fit::Withheld;
 use crate::signature;
 use crate::wire::{Image, Part, Text};
 
@@ -56,6 +57,10 @@ pub struct Estimate {
     pub image_tokens: u64,
     /// The same figures for each message, in order.
     pub messages: Vec<Cost>,
+    /// What a [`Budget`](crate::Budget) withheld, and the tokens that freed; `None` when the
+    /// turn has no budget (and left out of the JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<Withheld>,
 }
 
 /// The cost of one message of a body: the same figures as [`Estimate`], for it alone, and
@@ -225,6 +230,12 @@ pub trait Priced: Serialize + sealed::Sealed {
     #[doc(hidden)]
     fn units(&self) -> Units<'_>;
 
+    /// What a budget withheld from the body, when it had one.
+    #[doc(hidden)]
+    fn withheld(&self) -> Option<Withheld> {
+        None
+    }
+
     /// The cost, with the default text estimate ([`estimate_tokens`](crate::estimate_tokens)).
     fn estimate(&self, images: &ImageTokens) -> Estimate {
         estimate(self, images, &mut TextCount::Default)
@@ -384,6 +395,40 @@ pub(crate) fn tool_text(
     }
 }
 
+/// The estimate of a body with the default text estimate, or with a counter a budget was
+/// given.
+pub(crate) fn estimate_counted(
+    body: &(impl Priced + ?Sized),
+    images: &ImageTokens,
+    count: Option<&dyn Fn(&str) -> usize>,
+) -> Estimate {
+    match count {
+        None => estimate(body, images, &mut TextCount::Default),
+        Some(count) => {
+            let mut count = |text: &str| count(text);
+            estimate(body, images, &mut TextCount::Caller(&mut count))
+        }
+    }
+}
+
+/// The tokens of one text, by the default estimate or a budget's counter, as the estimate
+/// counts a text part.
+pub(crate) fn count_text(count: Option<&dyn Fn(&str) -> usize>, text: &impl fmt::Display) -> usize {
+    match count {
+        None => TextCount::Default.count(text),
+        Some(count) => count(&text.to_string()),
+    }
+}
+
+/// The tokens an image costs by a rule: by its pixel size, or the most the rule allows when
+/// its header gives none.
+pub(crate) fn image_cost(rule: &ImageTokens, data: &str) -> u64 {
+    match signature::read(data).and_then(|signature| signature.size) {
+        Some((width, height)) => rule.tokens(width, height),
+        None => rule.tokens_of_unknown_size(),
+    }
+}
+
 /// Who counts a text's tokens.
 enum TextCount<'f> {
     /// [`estimate_tokens`](crate::estimate_tokens), fed as the text is written.
@@ -414,12 +459,10 @@ fn estimate(
     let (bytes, unit_bytes) = measure(body, &slots, units.len());
     let mut estimate = Estimate {
         bytes,
+        withheld: body.withheld(),
         ..Estimate::default()
     };
-    let image_cost = |image: &Image<'_>| match signature::read(image.data()).and_then(|s| s.size) {
-        Some((width, height)) => rule.tokens(width, height),
-        None => rule.tokens_of_unknown_size(),
-    };
+    let image_cost = |image: &Image<'_>| image_cost(rule, image.data());
     let unit_bytes = unit_bytes.into_iter().chain(std::iter::repeat(0));
     for (unit, unit_bytes) in units.into_iter().zip(unit_bytes) {
         let mut cost = Cost {

@@ -90,7 +90,7 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Content, Request, Role};
 pub use self::stream::stream;
 
-use crate::body::{self, BodyError, Turn};
+use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::{ImageLimits, Rules, TurnRole};
@@ -244,5 +244,5 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+    crate::fit::build(turn, &RULES, &LIMITS, Body::new)
 }

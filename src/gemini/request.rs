@@ -9,6 +9,7 @@ use super::round::{self, Element};
 use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -42,6 +43,8 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// What a budget withheld, when the turn had one.
+    withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -60,6 +63,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
+            withheld: None,
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -274,7 +278,17 @@ impl cost::sealed::Sealed for Body<'_> {}
 
 /// The cost of the body: the caller's fields and the tools, the system instruction, then each
 /// content, the rounds and the caller's appended contents.
+impl Report for Body<'_> {
+    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
+        &mut self.withheld
+    }
+}
+
 impl Priced for Body<'_> {
+    fn withheld(&self) -> Option<Withheld> {
+        self.withheld
+    }
+
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.fields(&self.fields);

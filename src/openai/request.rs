@@ -9,6 +9,7 @@ use super::round::{self, Element};
 use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -43,6 +44,8 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// What a budget withheld, when the turn had one.
+    withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -59,6 +62,7 @@ impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(assembled: Assembled<'a>) -> Self {
         Body {
+            withheld: None,
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -217,7 +221,17 @@ impl cost::sealed::Sealed for Body<'_> {}
 
 /// The cost of the body: the caller's fields and the tools, then the system message, each
 /// message, the rounds and the caller's appended messages.
+impl Report for Body<'_> {
+    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
+        &mut self.withheld
+    }
+}
+
 impl Priced for Body<'_> {
+    fn withheld(&self) -> Option<Withheld> {
+        self.withheld
+    }
+
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.fields(&self.fields);

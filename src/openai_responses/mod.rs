@@ -71,7 +71,7 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request};
 pub use self::stream::stream;
 
-use crate::body::{self, BodyError, Turn};
+use crate::body::{BodyError, Turn};
 use crate::openai;
 use crate::provider::Provider;
 use crate::render;
@@ -185,5 +185,5 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// );
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    body::assemble(turn, &RULES, &LIMITS).map(Body::new)
+    crate::fit::build(turn, &RULES, &LIMITS, Body::new)
 }

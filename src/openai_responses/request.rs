@@ -8,6 +8,7 @@ use super::round::{self, Element};
 use super::tools;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -122,6 +123,8 @@ impl Serialize for InputPart<'_, '_> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// What a budget withheld, when the turn had one.
+    withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -138,6 +141,7 @@ impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(assembled: Assembled<'a>) -> Self {
         Body {
+            withheld: None,
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -201,7 +205,17 @@ impl cost::sealed::Sealed for Body<'_> {}
 
 /// The cost of the body: the caller's fields and the tools, the instructions, then each input
 /// message, the rounds and the caller's appended items.
+impl Report for Body<'_> {
+    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
+        &mut self.withheld
+    }
+}
+
 impl Priced for Body<'_> {
+    fn withheld(&self) -> Option<Withheld> {
+        self.withheld
+    }
+
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.fields(&self.fields);

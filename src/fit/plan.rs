@@ -1,0 +1,297 @@
+//! What a budget withholds: the oldest bulk of the history, class by class (tool outputs,
+//! then tool inputs, then reasoning, then native images, then whole messages), and how far,
+//! as a pure function of the record, the live turn and the budget that moves in steps.
+//!
+//! Everything that can be withheld is an item with a key, `(class, message, block)`, and the
+//! plan withholds every item whose key is at most its level. The level is found on the record
+//! as it grew: each time the record's growth crossed a step of the budget, the items of the
+//! record as it was then were taken oldest first, class by class, until they freed that many
+//! steps; the level is the furthest of those. A record that grows keeps every earlier crossing,
+//! so what is withheld only grows, and it changes only when a new step is crossed.
+
+use super::{Budget, Withheld};
+use crate::cost::{count_text, image_cost};
+use crate::marker::Reason;
+use crate::native_images::stepped;
+use crate::record::{Block, StoredMessage};
+use crate::replay::{input_bytes, replay_message, unseen, Vision};
+use crate::wire::{Part, Piece};
+
+/// Outputs, inputs and reasoning of at most this many bytes are never withheld.
+const FLOOR: usize = 256;
+
+/// What an item is, in the order the classes are withheld.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Output,
+    Input,
+    Reasoning,
+    Image,
+    Message,
+}
+
+/// An item's place in the order of withholding.
+type Key = (Class, usize, usize);
+
+#[derive(Debug, Clone)]
+struct Item {
+    key: Key,
+    /// The tokens withholding it frees.
+    savings: u64,
+}
+
+/// How far a budget withholds, and what it can withhold.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The leading system messages, never withheld whole.
+    lead: usize,
+    /// Every item, in key order.
+    items: Vec<Item>,
+    /// The key of the last item withheld.
+    level: Option<Key>,
+    step: u64,
+}
+
+impl Plan {
+    /// The plan for a history under a budget: `fixed` is what the body carries besides the
+    /// history (never withheld), split into what every turn of the conversation carries
+    /// (system text, fields, tools) and this turn's own (the live turn, rounds, appended
+    /// messages), which is counted in whole steps so that its size from turn to turn moves
+    /// nothing. `native` says which of the history's images the unbudgeted body sends.
+    pub(crate) fn new(
+        history: &[StoredMessage],
+        vision: Vision,
+        native: &[bool],
+        budget: &Budget<'_>,
+        (base, tail): (u64, u64),
+    ) -> Self {
+        let count = |text: &dyn std::fmt::Display| count_text(budget.count, &text) as u64;
+        let step = budget.step_tokens();
+        let lead = history
+            .iter()
+            .take_while(|message| message.role == crate::record::Role::System)
+            .count();
+        let mut items = Vec::new();
+        let mut growth = Vec::with_capacity(history.len());
+        let mut image = 0;
+        for (index, message) in history.iter().enumerate() {
+            // What the message costs as replayed on its own: its growth.
+            let wire = replay_message(message, vision);
+            let cost: u64 = wire
+                .content
+                .iter()
+                .map(|part| match part {
+                    Part::Text(text) => count(text),
+                    Part::Image(image) => image_cost(budget.images, image.data()),
+                })
+                .sum();
+            growth.push(cost);
+            let mut freed = 0;
+            for (block_index, block) in message.blocks.iter().enumerate() {
+                let (class, savings) = match block {
+                    Block::ToolResult {
+                        tool_name,
+                        output,
+                        is_error,
+                        ..
+                    } if output.len() > FLOOR => {
+                        let kept = Piece::ToolResult {
+                            tool_name,
+                            output,
+                            is_error: *is_error,
+                        };
+                        let withheld = Piece::OutputWithheld {
+                            tool_name,
+                            is_error: *is_error,
+                            bytes: output.len(),
+                        };
+                        (Class::Output, count(&kept).saturating_sub(count(&withheld)))
+                    }
+                    Block::ToolUse { name, input, .. } if input_bytes(input) > FLOOR => {
+                        let kept = Piece::ToolUse {
+                            name,
+                            input: input.as_str(),
+                            json_value: input.is_json_value(),
+                        };
+                        let withheld = Piece::InputWithheld {
+                            name,
+                            bytes: input_bytes(input),
+                        };
+                        (Class::Input, count(&kept).saturating_sub(count(&withheld)))
+                    }
+                    Block::Reasoning { reasoning } if reasoning.len() > FLOOR => {
+                        let kept = Piece::Reasoning(reasoning);
+                        let withheld = Piece::ReasoningWithheld {
+                            bytes: reasoning.len(),
+                        };
+                        (
+                            Class::Reasoning,
+                            count(&kept).saturating_sub(count(&withheld)),
+                        )
+                    }
+                    Block::Image { media_type, data } => {
+                        if unseen(media_type, data, vision).is_some() {
+                            continue;
+                        }
+                        let ordinal = image;
+                        image += 1;
+                        if !native.get(ordinal).copied().unwrap_or(false) {
+                            continue;
+                        }
+                        let marker = Piece::ImageNotShown {
+                            media_type,
+                            reason: Reason::Fit,
+                        };
+                        let savings =
+                            image_cost(budget.images, data).saturating_sub(count(&marker));
+                        items.push(Item {
+                            key: (Class::Image, index, block_index),
+                            savings,
+                        });
+                        freed += savings;
+                        continue;
+                    }
+                    Block::Text { .. }
+                    | Block::ToolResult { .. }
+                    | Block::ToolUse { .. }
+                    | Block::Reasoning { .. } => continue,
+                };
+                freed += savings;
+                items.push(Item {
+                    key: (class, index, block_index),
+                    savings,
+                });
+            }
+            if index >= lead {
+                items.push(Item {
+                    key: (Class::Message, index, 0),
+                    savings: cost.saturating_sub(freed),
+                });
+            }
+        }
+        items.sort_by_key(|item| item.key);
+        let mut plan = Plan {
+            lead,
+            items,
+            level: None,
+            step,
+        };
+        // The record as it grew: each crossing of a step, and the level it asked for.
+        let tail = tail.div_ceil(step).saturating_mul(step);
+        let mut grown = base.saturating_add(tail);
+        let mut target_before = 0;
+        for length in 0..=history.len() {
+            if let Some(cost) = length.checked_sub(1).and_then(|last| growth.get(last)) {
+                grown = grown.saturating_add(*cost);
+            }
+            let over = grown.saturating_sub(budget.tokens);
+            let target = stepped(
+                usize::try_from(over).unwrap_or(usize::MAX),
+                usize::try_from(step).unwrap_or(usize::MAX),
+            ) as u64;
+            if target > target_before {
+                plan.level = plan.level.max(plan.greedy(length, target));
+                target_before = target;
+            }
+        }
+        plan
+    }
+
+    /// The key of the last item to withhold, taking the items of the first `length` messages
+    /// in order until they free `target` tokens, or all of them.
+    fn greedy(&self, length: usize, target: u64) -> Option<Key> {
+        let mut freed = 0u64;
+        let mut last = None;
+        for item in self.items.iter().filter(|item| item.key.1 < length) {
+            freed = freed.saturating_add(item.savings);
+            last = Some(item.key);
+            if freed >= target {
+                break;
+            }
+        }
+        last
+    }
+
+    /// Withholds further, past the level, until `more` tokens are freed (at least a step, so
+    /// that an estimate of the savings that runs low costs few rebuilds); false when nothing
+    /// is left to withhold.
+    pub(crate) fn advance(&mut self, more: u64) -> bool {
+        let target = more.max(self.step);
+        let level = self.level;
+        let mut freed = 0u64;
+        let mut last = None;
+        for item in self.items.iter().filter(|item| Some(item.key) > level) {
+            freed = freed.saturating_add(item.savings);
+            last = Some(item.key);
+            if freed >= target {
+                break;
+            }
+        }
+        match last {
+            Some(key) => {
+                self.level = Some(key);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn withholds(&self, key: Key) -> bool {
+        Some(key) <= self.level
+    }
+
+    /// Whether the output, input or reasoning of this block is withheld (in a message kept).
+    pub(crate) fn block(&self, message: usize, block: usize) -> bool {
+        [Class::Output, Class::Input, Class::Reasoning]
+            .into_iter()
+            .any(|class| self.is_item(class, message, block))
+    }
+
+    fn is_item(&self, class: Class, message: usize, block: usize) -> bool {
+        self.withholds((class, message, block))
+            && self
+                .items
+                .binary_search_by_key(&(class, message, block), |item| item.key)
+                .is_ok()
+    }
+
+    /// Whether the image of this block is withheld.
+    pub(crate) fn image(&self, message: usize, block: usize) -> bool {
+        self.is_item(Class::Image, message, block)
+    }
+
+    /// The stored messages withheld whole: those from `lead` on, `count` of them.
+    pub(crate) fn messages(&self) -> (usize, usize) {
+        let count = self
+            .items
+            .iter()
+            .filter(|item| item.key.0 == Class::Message && self.withholds(item.key))
+            .count();
+        (self.lead, count)
+    }
+
+    /// What the plan withholds, with the tokens that freed.
+    pub(crate) fn report(&self, tokens: u64) -> Withheld {
+        let (lead, count) = self.messages();
+        let kept = |message: usize| message < lead || message >= lead + count;
+        let mut withheld = Withheld {
+            messages: count,
+            tokens,
+            ..Withheld::default()
+        };
+        for item in &self.items {
+            let (class, message, _) = item.key;
+            if !self.withholds(item.key) || !kept(message) {
+                continue;
+            }
+            match class {
+                Class::Output => withheld.outputs += 1,
+                Class::Input => withheld.inputs += 1,
+                Class::Reasoning => withheld.reasoning += 1,
+                Class::Image => withheld.images += 1,
+                Class::Message => {}
+            }
+        }
+        withheld
+    }
+}
