@@ -9,38 +9,42 @@
 //! when the model or the training texts change; no test runs it.
 //!
 //! The model: a text's tokens are the sum, over each pair of neighbouring bytes, of a weight
-//! for the pair of their classes (`src/tokens/classes.rs`, included here so that the fit and
+//! for the pair of their states (`src/tokens/classes.rs`, included here so that the fit and
 //! the crate count the same pairs). The fit cuts each kind of training text
-//! ([`training`](transcript_replay_conformance::training)) in pieces of about 1,500 bytes,
+//! ([`training`](transcript_replay_conformance::training), the generated agent tool output of
+//! [`agent::kinds`](transcript_replay_conformance::agent::kinds) and each agent's real sessions
+//! of the training half of [`agent::sessions`](transcript_replay_conformance::agent::sessions))
+//! in pieces of about 1,500 bytes,
 //! counts each piece's pairs and its o200k tokens, and finds the weights, none negative, that
 //! make the smallest sum of squared *relative* errors, each kind of text weighing the same,
 //! with a light pull of every weight towards a quarter of a token (so a pair the texts seldom
 //! show gets a plain price, not an accident of the fit). It then reports the error per kind on
-//! the training texts and on the check's texts ([`corpus`](transcript_replay_conformance::corpus)),
-//! which the fit never saw.
+//! the training texts and on the check's texts ([`corpus`](transcript_replay_conformance::corpus),
+//! the check half of the agent kinds and each held-out session), which the fit never saw.
 
 #![allow(missing_docs)]
 
+use transcript_replay_conformance::agent::{self, Half};
 use transcript_replay_conformance::{corpus, training};
 
 mod classes {
     include!("../../src/tokens/classes.rs");
 }
-use classes::{CLASS, CLASSES, CLASS_NAMES, START};
+use classes::{NEXT, START, STATES, STATE_NAMES};
 
 /// The pull towards the prior, against a kind's whole weight of 1.
 const PULL: f64 = 1e-4;
 /// The prior: a quarter of a token a pair.
 const PRIOR: f64 = 0.25;
-const FEATURES: usize = 256;
+const FEATURES: usize = STATES * STATES;
 
 fn pairs(text: &str) -> [f64; FEATURES] {
     let mut counts = [0.0; FEATURES];
     let mut previous = START;
     for &byte in text.as_bytes() {
-        let class = CLASS[usize::from(byte)];
-        counts[usize::from(previous << 4 | class)] += 1.0;
-        previous = class;
+        let next = NEXT[usize::from(previous)][usize::from(byte)];
+        counts[usize::from(previous) * STATES + usize::from(next)] += 1.0;
+        previous = next;
     }
     counts
 }
@@ -86,7 +90,21 @@ fn estimate(weights: &[u16; FEATURES], text: &str) -> f64 {
 
 fn main() {
     let write = std::env::args().any(|arg| arg == "--write");
-    let kinds = training::texts();
+    let mut kinds: Vec<(String, String)> = training::texts()
+        .into_iter()
+        .map(|(kind, text)| (kind.to_owned(), text))
+        .collect();
+    let code = training::code();
+    let mut end = 40_000;
+    while !code.is_char_boundary(end) {
+        end += 1;
+    }
+    for (kind, text) in agent::kinds(Half::Training, &code[..end]) {
+        kinds.push((kind.to_owned(), text));
+    }
+    for (agent, text) in agent::agents(Half::Training) {
+        kinds.push((format!("{agent} sessions"), text));
+    }
 
     // The normal equations of the weighted least squares, with the pull to the prior.
     let mut gram = vec![[0.0f64; FEATURES]; FEATURES];
@@ -131,7 +149,7 @@ fn main() {
             break;
         }
     }
-    let weights: [u16; FEATURES] = theta.map(|t| (t * 1000.0).round().min(60_000.0) as u16);
+    let weights: [u16; FEATURES] = theta.map(|t| (t * 1000.0).round().min(2_000.0) as u16);
 
     println!("error per kind (estimate against o200k):");
     for (kind, text) in &kinds {
@@ -146,7 +164,8 @@ fn main() {
     let json = include_str!("../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
         .to_owned()
         + corpus::JSON;
-    let checked = [
+    let checked_code = code.clone();
+    let mut checked = vec![
         ("English prose", corpus::PROSE.to_owned()),
         ("code", code),
         ("JSON", json),
@@ -156,9 +175,18 @@ fn main() {
         ("base64-like noise", corpus::noise(3000)),
         ("mixed agent transcript", corpus::transcript()),
     ];
+    for (kind, text) in agent::kinds(Half::Check, &checked_code) {
+        checked.push((kind, text));
+    }
+    let sessions = agent::sessions(Half::Check);
+    let all: String = sessions.iter().map(|(_, text)| text.as_str()).collect();
     for (kind, text) in &checked {
         report(&format!("checked  {kind}"), &weights, text);
     }
+    for (name, text) in &sessions {
+        report(&format!("held out {name}"), &weights, text);
+    }
+    report("held out sessions, all", &weights, &all);
 
     let source = table(&weights);
     if write {
@@ -179,21 +207,20 @@ fn report(name: &str, weights: &[u16; FEATURES], text: &str) {
     );
 }
 
-/// The weights as the crate's source: a row for each previous class.
+/// The weights as the crate's source: a row for each previous state.
 fn table(weights: &[u16; FEATURES]) -> String {
-    let mut out = String::from(
+    let mut out = format!(
         "// Written by `cargo run --release -p transcript-replay-conformance --example \
          fit_text_estimate -- --write`;\n// do not edit by hand. Thousandths of a token for \
-         each pair of byte classes, at `previous << 4 | class`.\n\n\
-         /// The price of each pair of neighbouring bytes' classes, in thousandths of a token.\n\
-         pub(crate) const WEIGHTS: [u16; 256] = [\n",
+         each pair of states, at `previous * STATES + next`.\n\n\
+         /// The price of each pair of neighbouring bytes' states, in thousandths of a token.\n\
+         pub(crate) const WEIGHTS: [u16; {FEATURES}] = [\n",
     );
-    for previous in 0..16 {
-        let name = CLASS_NAMES.get(previous).copied().unwrap_or("(none)");
-        out.push_str(&format!("    // after {name}\n   "));
-        for class in 0..16 {
-            let weight = if previous < CLASSES && class < CLASSES && class != usize::from(START) {
-                weights[previous << 4 | class]
+    for previous in 0..STATES {
+        out.push_str(&format!("    // after {}\n   ", STATE_NAMES[previous]));
+        for next in 0..STATES {
+            let weight = if next != usize::from(START) {
+                weights[previous * STATES + next]
             } else {
                 0
             };

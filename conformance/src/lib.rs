@@ -1,5 +1,7 @@
 //! The conformance suite of `transcript-replay`: what its tests share.
 //!
+//! - [`agent`]: real agent sessions and generated tool output, half for the text estimate's
+//!   fit and half for its check.
 //! - [`bench`](mod@bench): the figures criterion wrote, read back for the benchmarks' ratios.
 //! - [`records`]: generators of stored records for property tests, and real image headers.
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
@@ -13,6 +15,7 @@
 //! This package is not published; it keeps the heavy test dependencies (schema validation,
 //! property testing, criterion) out of the crate's own build.
 
+pub mod agent;
 pub mod bench;
 pub mod corpus;
 pub mod json;

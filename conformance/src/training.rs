@@ -137,7 +137,7 @@ const SOURCES: [&str; 29] = [
 ];
 
 /// The sources, whole.
-fn code() -> String {
+pub fn code() -> String {
     SOURCES.concat()
 }
 
