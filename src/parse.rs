@@ -625,15 +625,63 @@ impl<'de> Visitor<'de> for BlockVisitor {
 }
 
 /// A tool input as stored: a JSON string holds the text, any other value is the text.
+///
+/// The value is read once, as raw JSON text; a string's text is then unescaped from it
+/// directly ([`unescape`]), not parsed a second time, except for a `\u` escape of a
+/// surrogate, which serde_json reads (and refuses when it stands alone), so that its errors
+/// are serde_json's.
 fn tool_input<E: de::Error>(raw: &RawValue) -> Result<ToolInput, E> {
     let text = raw.get();
     if text.starts_with('"') {
-        serde_json::from_str::<String>(text)
-            .map(ToolInput::from)
-            .map_err(E::custom)
+        match unescape(text) {
+            Some(unescaped) => Ok(ToolInput::from(unescaped)),
+            None => serde_json::from_str::<String>(text)
+                .map(ToolInput::from)
+                .map_err(E::custom),
+        }
     } else {
         Ok(ToolInput::json_unchecked(text.to_owned()))
     }
+}
+
+/// The text of a JSON string that serde_json has already read as valid (quotes around it,
+/// every escape well formed), or `None` for one with a `\u` escape of a surrogate.
+fn unescape(quoted: &str) -> Option<String> {
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    let Some(first) = inner.find('\\') else {
+        return Some(inner.to_owned());
+    };
+    let mut out = String::with_capacity(inner.len());
+    out.push_str(inner.get(..first)?);
+    let mut rest = inner.get(first..)?;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(rest.get(..at)?);
+        let escape = rest.get(at + 1..)?;
+        let mut chars = escape.chars();
+        let unescaped = match chars.next()? {
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let code = u32::from_str_radix(escape.get(1..5)?, 16).ok()?;
+                // A surrogate, paired or not, is left to serde_json.
+                let unescaped = char::from_u32(code)?;
+                rest = escape.get(5..)?;
+                out.push(unescaped);
+                continue;
+            }
+            _ => return None,
+        };
+        out.push(unescaped);
+        rest = escape.get(1..)?;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {
