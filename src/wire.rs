@@ -568,7 +568,9 @@ pub struct Image<'a> {
 }
 
 impl<'a> Image<'a> {
-    /// An image of this media type and base64 data.
+    /// An image of this media type and base64 data, which must have been checked
+    /// ([`unseen`](crate::replay::unseen) said nothing against it): the request writers copy
+    /// both without looking for characters to escape.
     pub(crate) fn new(media_type: &'a str, data: &'a str) -> Self {
         Image { media_type, data }
     }
@@ -600,6 +602,11 @@ impl<'a> Image<'a> {
     pub fn data(&self) -> &'a str {
         self.data
     }
+
+    /// The data as a request writes it: checked base64, with nothing to escape.
+    pub(crate) fn data_json(&self) -> crate::json::Unescaped<&'a str> {
+        crate::json::Unescaped(self.data)
+    }
 }
 
 /// `data:<media type>;base64,<data>`, the URL form of an image (OpenAI Chat's `image_url`,
@@ -614,7 +621,8 @@ impl fmt::Display for DataUrl<'_, '_> {
 
 impl Serialize for DataUrl<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        // A checked media type and checked base64: nothing in it to escape.
+        crate::json::Unescaped(self).serialize(serializer)
     }
 }
 

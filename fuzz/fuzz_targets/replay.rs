@@ -10,9 +10,11 @@ use transcript_replay::{
     parse_record, replay_messages, Part, Priced, StoredMessage, Turn, Vision, WireRole,
 };
 
-/// A body serializes, and its estimate counts exactly its bytes, and each text whole.
+/// A body serializes, the crate's writer gives serde_json's bytes, and its estimate counts
+/// exactly its bytes, and each text whole.
 fn priced_exactly(body: &impl Priced) {
     let bytes = serde_json::to_vec(body).unwrap();
+    assert_eq!(body.to_json().unwrap(), bytes, "the crate's writer");
     let rule = image_tokens("claude").unwrap();
     let estimate = body.estimate(rule);
     assert_eq!(estimate.bytes, bytes.len(), "estimated bytes");
@@ -78,7 +80,10 @@ fuzz_target!(|data: &[u8]| {
                 Part::Text(text) => !text.to_string().is_empty(),
             }));
         }
-        serde_json::to_vec(&request).unwrap();
+        assert_eq!(
+            request.to_json().unwrap(),
+            serde_json::to_vec(&request).unwrap()
+        );
 
         let hoisted = wire
             .iter()
@@ -98,7 +103,10 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        serde_json::to_vec(&request).unwrap();
+        assert_eq!(
+            request.to_json().unwrap(),
+            serde_json::to_vec(&request).unwrap()
+        );
 
         let request = gemini::render(&wire);
         assert!(request.contents.len() <= wire.len() - hoisted);
@@ -114,7 +122,10 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        serde_json::to_vec(&request).unwrap();
+        assert_eq!(
+            request.to_json().unwrap(),
+            serde_json::to_vec(&request).unwrap()
+        );
 
         // With a live user turn, every provider's whole body can be built.
         let live = [StoredMessage::user("Go on.")];

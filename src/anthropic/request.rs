@@ -306,7 +306,7 @@ impl Serialize for ContentBlock<'_, '_> {
                     &Base64Source {
                         kind: "base64",
                         media_type: image.media_type(),
-                        data: image.data(),
+                        data: image.data_json(),
                     },
                 )?;
             }
@@ -324,7 +324,7 @@ pub(super) struct Base64Source<'a> {
     #[serde(rename = "type")]
     pub(super) kind: &'static str,
     pub(super) media_type: &'a str,
-    pub(super) data: &'a str,
+    pub(super) data: crate::json::Unescaped<&'a str>,
 }
 
 impl cost::sealed::Sealed for Request<'_> {}

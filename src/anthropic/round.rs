@@ -163,7 +163,7 @@ impl Serialize for ResultBlock<'_, '_> {
                     &Base64Source {
                         kind: "base64",
                         media_type: image.media_type(),
-                        data: image.data(),
+                        data: image.data_json(),
                     },
                 )?;
             }

@@ -176,7 +176,7 @@ impl Serialize for ImageBlock<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         #[derive(serde::Serialize)]
         struct Source<'a> {
-            bytes: &'a str,
+            bytes: crate::json::Unescaped<&'a str>,
         }
         let media_type = self.0.media_type();
         // The renderer sends only the media types above, so the subtype is the format.
@@ -186,7 +186,7 @@ impl Serialize for ImageBlock<'_, '_> {
         block.serialize_field(
             "source",
             &Source {
-                bytes: self.0.data(),
+                bytes: self.0.data_json(),
             },
         )?;
         block.end()

@@ -260,6 +260,43 @@ pub trait Priced: Serialize + sealed::Sealed {
         estimate(self, images, &mut TextCount::Caller(&mut count))
     }
 
+    /// The body's JSON bytes: byte for byte what `serde_json::to_vec(&body)` gives (which
+    /// stays supported), and its error when it has one, written by the crate's own writer,
+    /// which scans strings for characters to escape eight bytes at a time. The README's
+    /// benchmark reports what it gains.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, Priced, StoredMessage, Turn};
+    ///
+    /// let record = [StoredMessage::user("Say \"hi\"\n")];
+    /// let body = openai::body(&Turn::new(&record).without_preamble()).unwrap();
+    /// assert_eq!(body.to_json().unwrap(), serde_json::to_vec(&body).unwrap());
+    /// ```
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let mut out = Vec::new();
+        self.write_json(&mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the body's JSON bytes to `out`, as [`to_json`](Priced::to_json) returns them,
+    /// so that a runtime can reuse one buffer for every request of a connection. On an error,
+    /// `out` is left as it was.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Priced, StoredMessage, Turn};
+    ///
+    /// let record = [StoredMessage::user("Hi")];
+    /// let body = anthropic::body(&Turn::new(&record)).unwrap();
+    /// let mut buffer = Vec::new();
+    /// for _ in 0..2 {
+    ///     buffer.clear();
+    ///     body.write_json(&mut buffer).unwrap();
+    ///     assert_eq!(buffer, serde_json::to_vec(&body).unwrap());
+    /// }
+    /// ```
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+        crate::json::write(self, out)
+    }
 }
 
 pub(crate) mod sealed {

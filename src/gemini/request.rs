@@ -230,7 +230,7 @@ impl Serialize for GeminiPart<'_, '_> {
                     "inlineData",
                     &Blob {
                         mime_type: image.media_type(),
-                        data: image.data(),
+                        data: image.data_json(),
                     },
                 )?;
                 part.end()
@@ -253,7 +253,7 @@ impl Serialize for TextPart<'_, '_> {
 #[serde(rename_all = "camelCase")]
 struct Blob<'a> {
     mime_type: &'a str,
-    data: &'a str,
+    data: crate::json::Unescaped<&'a str>,
 }
 
 impl cost::sealed::Sealed for Request<'_> {}
