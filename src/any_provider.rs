@@ -8,8 +8,8 @@
 use serde::ser::{Serialize, Serializer};
 
 use crate::body::{BodyError, Turn};
+use crate::cost::Withheld;
 use crate::cost::{self, Priced, Units};
-use crate::fit::Withheld;
 use crate::provider::Provider;
 use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};

@@ -349,6 +349,7 @@ pub mod openai_responses;
 
 mod any_provider;
 mod body;
+mod body_error;
 mod cache;
 mod conversation_file;
 mod cost;
@@ -378,11 +379,12 @@ pub use crate::any_provider::AnyBody;
 pub use crate::body::{BodyError, Turn};
 pub use crate::cache::Cache;
 pub use crate::conversation_file::{write_record, ConversationFile};
+pub use crate::cost::Withheld;
 pub use crate::cost::{
     image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
 };
 pub use crate::error::Error;
-pub use crate::fit::{Budget, Withheld};
+pub use crate::fit::Budget;
 pub use crate::marker::Reason;
 pub use crate::parse::parse_record;
 pub use crate::provider::{Provider, UnknownProvider};

@@ -7,10 +7,11 @@
 //! This is separate from replay and never merged into it: stored history replays as prose,
 //! and the round in flight is the one place the crate sends tool calls natively.
 
-use crate::body::{BodyError, Kind};
+use crate::body_error::{BodyError, Kind};
 use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 use crate::reply::{Reply, MADE_ID_PREFIX};
+use crate::wire::{Image, Piece, Text};
 
 /// What the caller's tool returned for one call: the call's id, its output text, whether it
 /// failed, and the images it made (a screenshot).
@@ -296,5 +297,27 @@ fn remade(id: &str, round: usize) -> String {
     match id.rsplit_once('_') {
         Some((_, call)) if is_made(id) => format!("{MADE_ID_PREFIX}{round}_{call}"),
         Some(_) | None => id.to_owned(),
+    }
+}
+
+/// A call and its result, as a body writes it.
+#[derive(Debug, Clone)]
+pub(crate) struct Answer<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    /// Whether the id is the provider's own (a made one is never sent back).
+    pub(crate) real_id: bool,
+    pub(crate) is_error: bool,
+    /// The output's text, then a marker for each image not sent natively, by the join rule.
+    pub(crate) text: Text<'a>,
+    /// The output's images sent natively, in order.
+    pub(crate) images: Vec<Image<'a>>,
+}
+
+impl Answer<'_> {
+    /// Whether the output's text is blank: no output but white space, and no marker. Blank
+    /// text is what Anthropic and Bedrock refuse as a text block.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.text.pieces().iter().all(Piece::is_blank)
     }
 }

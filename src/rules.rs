@@ -3,7 +3,6 @@
 
 use crate::marker::Reason;
 use crate::provider::Provider;
-use crate::tools::NameRule;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
 /// (`render.rs`) and the body assembly (`body/`).
@@ -161,4 +160,21 @@ pub struct ImageLimits {
     /// limit a fifth of the count limit too (a step that depended on the images that fit would
     /// change with the record). `Some(1)` withholds only what the limits require.
     pub withholding_step: Option<usize>,
+}
+
+/// How a provider limits a tool's name: at most `max` characters, each an ASCII letter, a
+/// digit, `_` or `-`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameRule {
+    pub(crate) max: usize,
+}
+
+impl NameRule {
+    pub(crate) fn allows(self, name: &str) -> bool {
+        !name.is_empty()
+            && name.len() <= self.max
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::value::RawValue;
 
-use crate::body::BodyError;
+use crate::body_error::{BodyError, Kind};
 use crate::rules::Rules;
 
 /// A tool the model may call: its name, what it does, and the JSON Schema of its input,
@@ -274,23 +274,6 @@ impl std::str::FromStr for ToolChoice {
     }
 }
 
-/// How a provider limits a tool's name: at most `max` characters, each an ASCII letter, a
-/// digit, `_` or `-`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NameRule {
-    pub(crate) max: usize,
-}
-
-impl NameRule {
-    fn allows(self, name: &str) -> bool {
-        !name.is_empty()
-            && name.len() <= self.max
-            && name
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
-    }
-}
-
 /// Checks a turn's tools and choice against a provider's rules: every name by the provider's
 /// rule, each name once, a choice only with tools, naming one of them, and one the provider
 /// can express.
@@ -299,7 +282,6 @@ pub(crate) fn check(
     choice: Option<&ToolChoice>,
     rules: &Rules,
 ) -> Result<(), BodyError> {
-    use crate::body::Kind;
     let provider = rules.provider;
     for (index, tool) in tools.iter().enumerate() {
         if !rules.tool_names.allows(&tool.name) {

@@ -94,8 +94,8 @@ pub use self::stream::stream;
 use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
+use crate::rules::NameRule;
 use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -242,5 +242,5 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// assert!(bedrock::body(&Turn::new(&starts_on_assistant)).is_err());
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    crate::fit::build(turn, &RULES, &LIMITS, Body::new)
+    crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::error::{BodyError, Kind};
 use super::fields::{Appended, Fields};
 use super::Turn;
+use crate::body_error::{BodyError, Kind};
 use crate::cache::{self, Cache};
 use crate::fit::Plan;
 use crate::marker::Reason;
@@ -19,6 +19,7 @@ use crate::render::{self, Rendered};
 use crate::replay::{replay_messages, replay_withholding, unseen, REPLAY_PREAMBLE};
 use crate::reply::Reply;
 use crate::rounds;
+use crate::rounds::Answer;
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::tools::{self, Tool, ToolChoice};
 use crate::wire::{is_blank_char, Image, Part, Piece, Text, WireMessage, WireRole};
@@ -54,28 +55,6 @@ pub(crate) struct Assembled<'a> {
 pub(crate) struct AssembledRound<'a> {
     pub(crate) reply: &'a Reply,
     pub(crate) answers: Vec<Answer<'a>>,
-}
-
-/// A call and its result, as a body writes it.
-#[derive(Debug, Clone)]
-pub(crate) struct Answer<'a> {
-    pub(crate) id: &'a str,
-    pub(crate) name: &'a str,
-    /// Whether the id is the provider's own (a made one is never sent back).
-    pub(crate) real_id: bool,
-    pub(crate) is_error: bool,
-    /// The output's text, then a marker for each image not sent natively, by the join rule.
-    pub(crate) text: Text<'a>,
-    /// The output's images sent natively, in order.
-    pub(crate) images: Vec<Image<'a>>,
-}
-
-impl Answer<'_> {
-    /// Whether the output's text is blank: no output but white space, and no marker. Blank
-    /// text is what Anthropic and Bedrock refuse as a text block.
-    pub(crate) fn is_blank(&self) -> bool {
-        self.text.pieces().iter().all(Piece::is_blank)
-    }
 }
 
 /// Assembles a turn's body under a provider's rules, or says which rule it cannot meet; with

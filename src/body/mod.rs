@@ -5,7 +5,7 @@
 //! that provider's rules (`assemble.rs`), and writes it in the provider's shape.
 
 mod assemble;
-mod error;
+mod build;
 mod fields;
 
 use std::sync::Arc;
@@ -21,12 +21,14 @@ use crate::rounds::{self, Round, ToolOutput};
 use crate::rules::ImageLimits;
 use crate::tools::{Tool, ToolChoice};
 
-pub(crate) use self::assemble::{assemble, Answer, Assembled, AssembledRound};
-pub use self::error::BodyError;
+pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
+pub(crate) use self::build::{build, Report};
 pub(crate) use self::fields::{write_fields, Appended, Entries, Fields, Turns};
+pub use crate::body_error::BodyError;
+pub(crate) use crate::rounds::Answer;
 
-pub(crate) use self::error::Kind;
 use self::fields::read_fields;
+pub(crate) use crate::body_error::Kind;
 
 /// Everything one turn's request is made of, for any provider: the stored history, the live
 /// turn, the caller's instructions, and the caller's own fields and in-flight messages.

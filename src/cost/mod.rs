@@ -5,19 +5,20 @@
 
 mod image_tokens;
 mod measure;
+mod withheld;
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::body::Answer;
-use crate::fit::Withheld;
+use crate::rounds::Answer;
 use crate::signature;
 use crate::wire::{Image, Part, Text};
 
 pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS};
 use self::measure::measure;
+pub use self::withheld::Withheld;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
 /// them (the caller's fields and the tools first, when there are any, then the system text,

@@ -7,18 +7,14 @@ mod plan;
 
 use std::fmt;
 
-use serde::Serialize;
-
-use crate::body::{assemble, Assembled, BodyError, Kind, Turn};
-use crate::cost::{estimate_counted, ImageTokens, Of, Priced};
-use crate::rules::{ImageLimits, Rules};
+use crate::cost::ImageTokens;
 
 pub(crate) use self::plan::Plan;
 
 /// The input tokens a request may use, and how they are counted: the budget a
 /// [`Turn`](crate::Turn) fits its body to ([`Turn::budget`](crate::Turn::budget)).
 ///
-/// Tokens are counted as [`Priced::estimate`] counts them: text by
+/// Tokens are counted as [`Priced::estimate`](crate::Priced::estimate) counts them: text by
 /// [`estimate_tokens`](crate::estimate_tokens), or by your own counter
 /// ([`counting_with`](Budget::counting_with)), and native images by the [`ImageTokens`] rule
 /// of the model's family. Leave room in it for the reply: a provider's window holds the input
@@ -39,9 +35,9 @@ pub(crate) use self::plan::Plan;
 /// ```
 #[derive(Clone, Copy)]
 pub struct Budget<'a> {
-    tokens: u64,
-    images: &'a ImageTokens,
-    count: Option<&'a (dyn Fn(&str) -> usize + 'a)>,
+    pub(crate) tokens: u64,
+    pub(crate) images: &'a ImageTokens,
+    pub(crate) count: Option<&'a (dyn Fn(&str) -> usize + 'a)>,
     step: Option<u64>,
 }
 
@@ -117,101 +113,5 @@ impl<'a> Budget<'a> {
     /// ```
     pub fn step_tokens(&self) -> u64 {
         self.step.unwrap_or(self.tokens / 10).max(1)
-    }
-}
-
-/// What a [`Budget`] withheld from a body, by kind, and the tokens that freed: the `withheld`
-/// of an [`Estimate`](crate::Estimate).
-///
-/// Outputs, inputs, reasoning and images count those withheld in the messages the body kept;
-/// `messages` counts the stored messages withheld whole. `tokens` is the unbudgeted body's
-/// estimate less the fitted body's, counted as the budget counts.
-///
-/// ```
-/// let nothing = transcript_replay::Withheld::default();
-/// assert_eq!(
-///     serde_json::to_string(&nothing).unwrap(),
-///     r#"{"outputs":0,"inputs":0,"reasoning":0,"images":0,"messages":0,"tokens":0}"#,
-/// );
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-pub struct Withheld {
-    /// Tool outputs withheld.
-    pub outputs: usize,
-    /// Tool inputs withheld.
-    pub inputs: usize,
-    /// Reasoning blocks withheld.
-    pub reasoning: usize,
-    /// Native images withheld.
-    pub images: usize,
-    /// Stored messages withheld whole.
-    pub messages: usize,
-    /// The tokens that freed.
-    pub tokens: u64,
-}
-
-/// A body that can say what its budget withheld.
-pub(crate) trait Report {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld>;
-}
-
-/// The tokens of an estimate: text and images.
-fn total(estimate: &crate::cost::Estimate) -> u64 {
-    estimate.text_tokens as u64 + estimate.image_tokens
-}
-
-/// Builds a provider's body for a turn: as it is, or, with a budget it does not fit, with the
-/// oldest bulk of the history withheld until it fits.
-pub(crate) fn build<'a, B: Priced + Report>(
-    turn: &Turn<'a>,
-    rules: &Rules,
-    limits: &ImageLimits,
-    make: impl Fn(Assembled<'a>) -> B,
-) -> Result<B, BodyError> {
-    let assembled = assemble(turn, rules, limits, None)?;
-    let Some(budget) = turn.budget_given() else {
-        return Ok(make(assembled));
-    };
-    let native = assembled.history_natives.clone();
-    let mut body = make(assembled);
-    let unbudgeted = estimate_counted(&body, budget.images, budget.count);
-    let whole = total(&unbudgeted);
-    if whole <= budget.tokens {
-        *body.withheld_mut() = Some(Withheld::default());
-        return Ok(body);
-    }
-    // What the history does not carry, and is never withheld: what every turn of the
-    // conversation carries (the system text, fields and tools), and this turn's own (the live
-    // turn, the rounds, the caller's messages).
-    let (mut base, mut tail) = (0u64, 0u64);
-    for cost in &unbudgeted.messages {
-        let tokens = cost.text_tokens as u64 + cost.image_tokens;
-        match cost.of {
-            Of::System | Of::Fields | Of::Tools => base += tokens,
-            Of::Live(_) | Of::Round(_) | Of::Appended(_) => tail += tokens,
-            Of::History(_) => {}
-        }
-    }
-    let mut plan = Plan::new(
-        turn.history_given(),
-        turn.vision_given(),
-        &native,
-        &budget,
-        (base, tail),
-    );
-    loop {
-        let assembled = assemble(turn, rules, limits, Some(&plan))?;
-        let mut body = make(assembled);
-        let fitted = total(&estimate_counted(&body, budget.images, budget.count));
-        if fitted <= budget.tokens {
-            *body.withheld_mut() = Some(plan.report(whole.saturating_sub(fitted)));
-            return Ok(body);
-        }
-        if !plan.advance(fitted - budget.tokens) {
-            return Err(BodyError::new(Kind::BudgetTooSmall {
-                needed: fitted,
-                budget: budget.tokens,
-            }));
-        }
     }
 }

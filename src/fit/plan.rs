@@ -9,7 +9,8 @@
 //! steps; the level is the furthest of those. A record that grows keeps every earlier crossing,
 //! so what is withheld only grows, and it changes only when a new step is crossed.
 
-use super::{Budget, Withheld};
+use super::Budget;
+use crate::cost::Withheld;
 use crate::cost::{count_text, image_cost};
 use crate::marker::Reason;
 use crate::native_images::stepped;

@@ -93,8 +93,8 @@ pub use self::stream::stream;
 use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
+use crate::rules::NameRule;
 use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::contents_of;
@@ -244,5 +244,5 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    crate::fit::build(turn, &RULES, &LIMITS, Body::new)
+    crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }

@@ -7,9 +7,10 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
+use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
+use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
-use crate::fit::{Report, Withheld};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};

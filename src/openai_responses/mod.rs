@@ -75,8 +75,8 @@ use crate::body::{BodyError, Turn};
 use crate::openai;
 use crate::provider::Provider;
 use crate::render;
+use crate::rules::NameRule;
 use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::tools::NameRule;
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -185,5 +185,5 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// );
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    crate::fit::build(turn, &RULES, &LIMITS, Body::new)
+    crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }

@@ -1,0 +1,33 @@
+//! What a budget withheld from a body: part of its estimate.
+
+use serde::Serialize;
+
+/// What a [`Budget`](crate::Budget) withheld from a body, by kind, and the tokens that freed: the `withheld`
+/// of an [`Estimate`](crate::Estimate).
+///
+/// Outputs, inputs, reasoning and images count those withheld in the messages the body kept;
+/// `messages` counts the stored messages withheld whole. `tokens` is the unbudgeted body's
+/// estimate less the fitted body's, counted as the budget counts.
+///
+/// ```
+/// let nothing = transcript_replay::Withheld::default();
+/// assert_eq!(
+///     serde_json::to_string(&nothing).unwrap(),
+///     r#"{"outputs":0,"inputs":0,"reasoning":0,"images":0,"messages":0,"tokens":0}"#,
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Withheld {
+    /// Tool outputs withheld.
+    pub outputs: usize,
+    /// Tool inputs withheld.
+    pub inputs: usize,
+    /// Reasoning blocks withheld.
+    pub reasoning: usize,
+    /// Native images withheld.
+    pub images: usize,
+    /// Stored messages withheld whole.
+    pub messages: usize,
+    /// The tokens that freed.
+    pub tokens: u64,
+}
