@@ -1,0 +1,136 @@
+//! The layout holds: no module of the crate imports another that imports it back (directly
+//! or around a circle), no shared module imports a provider's (only `any_provider`, the
+//! dispatcher above them, does), and no source file is longer than 900 lines.
+//!
+//! A module's imports are the top-level modules its code names as `crate::name` (doc
+//! comments and line comments are not code).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const PROVIDERS: [&str; 5] = [
+    "anthropic",
+    "bedrock",
+    "gemini",
+    "openai",
+    "openai_responses",
+];
+
+fn sources(folder: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Each top-level module and the top-level modules it names.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let module_of = |path: &Path| {
+        let relative = path.strip_prefix(&src).unwrap();
+        let first = relative
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        first.trim_end_matches(".rs").to_owned()
+    };
+    let modules: BTreeSet<String> = files.iter().map(|path| module_of(path)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in &files {
+        let module = module_of(path);
+        let text = std::fs::read_to_string(path).unwrap();
+        let edges = graph.entry(module.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            for (at, _) in code.match_indices("crate::") {
+                let name: String = code[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name != module && modules.contains(&name) {
+                    edges.insert(name);
+                }
+            }
+        }
+    }
+    graph.remove("lib");
+    graph
+}
+
+#[test]
+fn no_two_modules_import_each_other_around_a_circle() {
+    let graph = graph();
+    // Depth-first search, with the path so far: a module met again on the path closes a
+    // circle.
+    fn visit(
+        module: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        circles: &mut Vec<String>,
+    ) {
+        if let Some(at) = path.iter().position(|seen| seen == module) {
+            circles.push(format!("{} -> {module}", path[at..].join(" -> ")));
+            return;
+        }
+        if !done.insert(module.to_owned()) {
+            return;
+        }
+        path.push(module.to_owned());
+        for next in graph.get(module).into_iter().flatten() {
+            visit(next, graph, path, done, circles);
+        }
+        path.pop();
+    }
+    let mut circles = Vec::new();
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        visit(module, &graph, &mut Vec::new(), &mut done, &mut circles);
+    }
+    assert!(graph.len() > 20, "the graph has {} modules", graph.len());
+    assert!(circles.is_empty(), "{circles:#?}");
+}
+
+#[test]
+fn no_shared_module_imports_a_provider() {
+    let graph = graph();
+    let mut found = Vec::new();
+    for (module, edges) in &graph {
+        if PROVIDERS.contains(&module.as_str()) || module == "any_provider" {
+            continue;
+        }
+        for provider in PROVIDERS {
+            if edges.contains(provider) {
+                found.push(format!("{module} -> {provider}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn no_source_file_is_longer_than_900_lines() {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (lines > 900).then(|| format!("{}: {lines}", path.display()))
+        })
+        .collect();
+    assert!(files.len() > 40, "{} files", files.len());
+    assert!(long.is_empty(), "{long:?}");
+}
