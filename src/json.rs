@@ -2,9 +2,10 @@
 //! for byte, written faster.
 //!
 //! A body is mostly long strings (prose, tool output, base64 image data), and serde_json
-//! scans a string for characters to escape one byte at a time. This writer scans eight bytes
-//! at a time (one word: is any of them a quote, a backslash or a control character?) and
-//! copies the runs between escapes whole; it writes numbers without a formatter. Everything
+//! scans a string for characters to escape one byte at a time. This writer tests eight bytes
+//! at a time (one word: which of them is a quote, a backslash or a control character?),
+//! copies each word whole and cuts the copy at an escape; an image's checked base64 it copies
+//! without a test ([`Unescaped`]); it writes integers without a formatter. Everything
 //! else is serde_json's compact format, and anything this writer does not write itself (a
 //! map key that is not a string, an error from a value's own `Serialize`) makes it start over
 //! with `serde_json::to_writer`, so its output, and its error, are serde_json's by
@@ -77,8 +78,7 @@ impl<T: fmt::Display> Serialize for Collected<'_, T> {
 /// it is.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
-/// Bytes 0 to 31 written as `\u00XX`, as serde_json writes them, except the five with a
-/// short escape.
+/// The digits of a `\u00XX` escape, in lower case as serde_json writes them.
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Writes `text` between quotes, escaped as serde_json escapes it.

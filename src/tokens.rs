@@ -12,7 +12,7 @@
 //! (lower case, upper case, a digit's place in its group of three, a first space or one of a
 //! run, line break, carriage return, punctuation, quote, and a character outside ASCII by its
 //! block and the part of it, with the rest of a CJK character as one state): one lookup in a
-//! table of prices and next states and an addition a byte, with no branch on the text, and a
+//! table of prices and next states and an addition a byte, with no branch on the byte, and a
 //! long text cut in four parts priced side by side, so that estimating a body costs less than
 //! serializing it (the benchmark is in [`Priced`](crate::Priced)'s docs). The prices were
 //! fitted against OpenAI's `o200k_base` tokenizer on texts of every kind and on real agent
@@ -26,7 +26,7 @@ use classes::{NEXT, START, STATES};
 use weights::WEIGHTS;
 
 /// Estimates the tokens of a text, as `o200k_base` would count them, within the errors the
-/// README reports for each kind of text. One pass, no allocation, no branch on the text.
+/// README reports for each kind of text. No allocation, and no branch on the bytes it prices.
 ///
 /// ```
 /// use transcript_replay::estimate_tokens;

@@ -13,6 +13,8 @@
 
 #![allow(missing_docs)]
 
+mod common;
+
 use std::hint::black_box;
 
 use async_openai::types::chat::{
@@ -28,6 +30,8 @@ use serde::Deserialize;
 use transcript_replay::{openai, parse_record, write_record, Priced, StoredMessage, Turn};
 use transcript_replay_conformance::bench::ratio;
 use transcript_replay_conformance::records::agent_record;
+
+use common::sized_group;
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
 
@@ -155,20 +159,6 @@ fn ours(text: &str, write: fn(&openai::Body<'_>) -> Vec<u8>) -> Vec<u8> {
     let live = [StoredMessage::user("Go on.")];
     let body = openai::body(&Turn::new(&record).live(&live)).unwrap();
     write(&body)
-}
-
-fn sized_group<'c>(
-    criterion: &'c mut Criterion,
-    name: String,
-    size: usize,
-) -> criterion::BenchmarkGroup<'c, criterion::measurement::WallTime> {
-    let mut group = criterion.benchmark_group(name);
-    if size >= 1_000 {
-        group
-            .sample_size(20)
-            .measurement_time(std::time::Duration::from_secs(10));
-    }
-    group
 }
 
 fn benches(criterion: &mut Criterion) {

@@ -10,31 +10,23 @@
 
 #![allow(missing_docs)]
 
+mod common;
+
 use std::hint::black_box;
 
-use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion};
 use transcript_replay::{replay_messages, Vision};
 use transcript_replay_conformance::bench::ratio;
 use transcript_replay_conformance::records::agent_record;
 
-const SIZES: [usize; 3] = [100, 1_000, 10_000];
+use common::sized_group;
 
-/// A benchmark group; large records take fewer, longer samples.
-fn benchmark_group(c: &mut Criterion, name: String, size: usize) -> BenchmarkGroup<'_, WallTime> {
-    let mut group = c.benchmark_group(name);
-    if size >= 1_000 {
-        group
-            .sample_size(20)
-            .measurement_time(std::time::Duration::from_secs(10));
-    }
-    group
-}
+const SIZES: [usize; 3] = [100, 1_000, 10_000];
 
 fn benches(c: &mut Criterion) {
     for size in SIZES {
         let record = agent_record(size);
-        let mut group = benchmark_group(c, format!("replay/{size}"), size);
+        let mut group = sized_group(c, format!("replay/{size}"), size);
         group.bench_function("clone (baseline)", |b| {
             b.iter(|| black_box(&record).clone())
         });
@@ -45,7 +37,7 @@ fn benches(c: &mut Criterion) {
         }
         group.finish();
 
-        let mut group = benchmark_group(c, format!("serialize/{size}"), size);
+        let mut group = sized_group(c, format!("serialize/{size}"), size);
         group.bench_function("record to_vec (baseline)", |b| {
             b.iter(|| serde_json::to_vec(black_box(&record)).unwrap());
         });

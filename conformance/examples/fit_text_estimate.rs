@@ -155,16 +155,10 @@ fn main() {
     for (kind, text) in &kinds {
         report(&format!("training {kind}"), &weights, text);
     }
-    let code = format!(
-        "{}{}{}",
-        corpus::CODE,
-        include_str!("../../src/render.rs"),
-        include_str!("../../src/native_images.rs")
-    );
+    let code = corpus::checked_code();
     let json = include_str!("../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
         .to_owned()
         + corpus::JSON;
-    let checked_code = code.clone();
     let mut checked = vec![
         ("English prose", corpus::PROSE.to_owned()),
         ("code", code),
@@ -175,7 +169,7 @@ fn main() {
         ("base64-like noise", corpus::noise(3000)),
         ("mixed agent transcript", corpus::transcript()),
     ];
-    for (kind, text) in agent::kinds(Half::Check, &checked_code) {
+    for (kind, text) in agent::kinds(Half::Check, &corpus::checked_code()) {
         checked.push((kind, text));
     }
     let sessions = agent::sessions(Half::Check);

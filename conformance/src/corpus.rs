@@ -23,6 +23,16 @@ expired? It confuses people who click the sign-out button and then read that the
 thrown out. A small flag in the redirect would do, I think, but you know the code better.
 ";
 
+/// The code the check reads, which the fit never sees: [`CODE`], and two of the crate's own
+/// sources that the training texts leave out (`src/render.rs`, `src/native_images.rs`).
+pub fn checked_code() -> String {
+    format!(
+        "{CODE}{}{}",
+        include_str!("../../src/render.rs"),
+        include_str!("../../src/native_images.rs")
+    )
+}
+
 /// Code, as tools return it: Rust and Python.
 pub const CODE: &str = r#"
 use std::collections::HashMap;

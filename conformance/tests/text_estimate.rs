@@ -21,12 +21,7 @@ fn error(text: &str) -> f64 {
 
 #[test]
 fn each_kind_of_text_is_estimated_within_its_reported_error() {
-    let code = format!(
-        "{}{}{}",
-        corpus::CODE,
-        include_str!("../../src/render.rs"),
-        include_str!("../../src/native_images.rs")
-    );
+    let code = corpus::checked_code();
     let json = include_str!("../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
         .to_owned()
         + corpus::JSON;
