@@ -387,6 +387,8 @@ pub use crate::error::Error;
 pub use crate::fit::Budget;
 pub use crate::marker::Reason;
 pub use crate::parse::parse_record;
+#[doc(hidden)]
+pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};
 pub use crate::provider::{Provider, UnknownProvider};
 pub use crate::provider_error::{ErrorKind, ProviderError};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};

@@ -127,7 +127,7 @@ const SOURCES: [&str; 29] = [
     include_str!("../../src/cost/mod.rs"),
     include_str!("../../src/cost/measure.rs"),
     include_str!("../../src/cost/image_tokens.rs"),
-    include_str!("../../src/parse.rs"),
+    include_str!("../../src/parse/mod.rs"),
     include_str!("../../src/record.rs"),
     include_str!("../../src/replay.rs"),
     include_str!("../../src/signature.rs"),

@@ -1,13 +1,15 @@
 //! Arbitrary bytes through `parse_record`, `replay_messages`, three renderers, all five
 //! providers' whole bodies and their estimates, checking the invariants that hold for every
-//! record.
+//! record; and the fast record reader against the serde reader on every text: whatever it
+//! takes, it reads as the serde reader does.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use transcript_replay::{
     anthropic, bedrock, estimate_tokens, gemini, image_tokens, openai, openai_responses,
-    parse_record, replay_messages, Part, Priced, StoredMessage, Turn, Vision, WireRole,
+    parse_record, parse_record_by_serde, parse_record_fast_only, replay_messages, Part, Priced,
+    StoredMessage, Turn, Vision, WireRole,
 };
 
 /// A body serializes, the crate's writer gives serde_json's bytes, and its estimate counts
@@ -42,7 +44,17 @@ fuzz_target!(|data: &[u8]| {
     let Ok(json) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(record) = parse_record(json) else {
+    let serde = parse_record_by_serde(json);
+    if let Some(fast) = parse_record_fast_only(json) {
+        assert_eq!(
+            Ok(&fast),
+            serde.as_ref(),
+            "the fast reader reads as serde does"
+        );
+    }
+    let read = parse_record(json);
+    assert_eq!(read, serde, "parse_record reads as the serde reader does");
+    let Ok(record) = read else {
         return;
     };
     for vision in [Vision::Sees, Vision::Blind] {

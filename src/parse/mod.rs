@@ -17,6 +17,8 @@ use serde_json::value::RawValue;
 use crate::error::{Between, Error};
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
+mod fast;
+
 /// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
 ///
 /// A conversation file is `{"version": 1, "messages": [...], ...}`; its other keys are
@@ -46,6 +48,43 @@ use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
+    // The fast reader takes the record that is plainly well formed; the serde reader reads
+    // anything else, and so gives every error.
+    match fast::read(json) {
+        Some(record) => Ok(record),
+        None => parse_record_by_serde(json),
+    }
+}
+
+/// What the fast reader in front of [`parse_record`] makes of `json` alone: the record, or
+/// `None` where it leaves the text to the serde reader. Not part of the crate's API: the
+/// conformance suite and the fuzz target check with it that whatever the fast reader takes,
+/// it reads exactly as [`parse_record_by_serde`] does.
+///
+/// ```
+/// use transcript_replay::{parse_record_by_serde, parse_record_fast_only};
+///
+/// let plain = r#"[{"role": "user", "blocks": [{"type": "text", "text": "Hi"}]}]"#;
+/// assert_eq!(parse_record_fast_only(plain).map(Ok), Some(parse_record_by_serde(plain)));
+/// // A key spelled with an escape is left to the serde reader, which reads it.
+/// let escaped = r#"[{"r\u006fle": "user", "blocks": []}]"#;
+/// assert_eq!(parse_record_fast_only(escaped), None);
+/// assert!(parse_record_by_serde(escaped).is_ok());
+/// ```
+#[doc(hidden)]
+pub fn parse_record_fast_only(json: &str) -> Option<Vec<StoredMessage>> {
+    fast::read(json)
+}
+
+/// [`parse_record`] by the serde reader alone, the reader that gives every error. Not part of
+/// the crate's API (see [`parse_record_fast_only`]).
+///
+/// ```
+/// let error = transcript_replay::parse_record_by_serde("[{}]").unwrap_err();
+/// assert_eq!(error.to_string(), "message 0 (line 1, column 3): missing field `role`");
+/// ```
+#[doc(hidden)]
+pub fn parse_record_by_serde(json: &str) -> Result<Vec<StoredMessage>, Error> {
     let trace = Trace::default();
     let mut reader = serde_json::Deserializer::from_str(json);
     let read = RecordSeed { trace: &trace }
@@ -627,13 +666,13 @@ impl<'de> Visitor<'de> for BlockVisitor {
 /// A tool input as stored: a JSON string holds the text, any other value is the text.
 ///
 /// The value is read once, as raw JSON text; a string's text is then unescaped from it
-/// directly ([`unescape`]), not parsed a second time, except for a `\u` escape of a
-/// surrogate, which serde_json reads (and refuses when it stands alone), so that its errors
-/// are serde_json's.
+/// directly (by the fast reader's string reader), not parsed a second time, except for a
+/// `\u` escape of a surrogate, which serde_json reads (and refuses when it stands alone), so
+/// that its errors are serde_json's.
 fn tool_input<E: de::Error>(raw: &RawValue) -> Result<ToolInput, E> {
     let text = raw.get();
     if text.starts_with('"') {
-        match unescape(text) {
+        match fast::quoted_string(text) {
             Some(unescaped) => Ok(ToolInput::from(unescaped)),
             None => serde_json::from_str::<String>(text)
                 .map(ToolInput::from)
@@ -642,46 +681,6 @@ fn tool_input<E: de::Error>(raw: &RawValue) -> Result<ToolInput, E> {
     } else {
         Ok(ToolInput::json_unchecked(text.to_owned()))
     }
-}
-
-/// The text of a JSON string that serde_json has already read as valid (quotes around it,
-/// every escape well formed), or `None` for one with a `\u` escape of a surrogate.
-fn unescape(quoted: &str) -> Option<String> {
-    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
-    let Some(first) = inner.find('\\') else {
-        return Some(inner.to_owned());
-    };
-    let mut out = String::with_capacity(inner.len());
-    out.push_str(inner.get(..first)?);
-    let mut rest = inner.get(first..)?;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(rest.get(..at)?);
-        let escape = rest.get(at + 1..)?;
-        let mut chars = escape.chars();
-        let unescaped = match chars.next()? {
-            '"' => '"',
-            '\\' => '\\',
-            '/' => '/',
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            'u' => {
-                let code = u32::from_str_radix(escape.get(1..5)?, 16).ok()?;
-                // A surrogate, paired or not, is left to serde_json.
-                let unescaped = char::from_u32(code)?;
-                rest = escape.get(5..)?;
-                out.push(unescaped);
-                continue;
-            }
-            _ => return None,
-        };
-        out.push(unescaped);
-        rest = escape.get(1..)?;
-    }
-    out.push_str(rest);
-    Some(out)
 }
 
 fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {

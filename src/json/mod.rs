@@ -15,6 +15,11 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
+mod string;
+
+pub(crate) use string::{copy_clean, first_escape};
+use string::{escaped, string};
+
 /// Appends the JSON of `value` to `out`: what `serde_json::to_writer` would append. On an
 /// error, `out` is as it was.
 pub(crate) fn write<T: Serialize + ?Sized>(
@@ -77,89 +82,6 @@ impl<T: fmt::Display> Serialize for Collected<'_, T> {
 /// The name serde_json's `RawValue` serializes as, whose one field is JSON text to write as
 /// it is.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
-
-/// The digits of a `\u00XX` escape, in lower case as serde_json writes them.
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// Writes `text` between quotes, escaped as serde_json escapes it.
-fn string(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
-    escaped(out, text.as_bytes());
-    out.push(b'"');
-}
-
-/// The bytes of `word` that serde_json escapes (a quote, a backslash, or below a space), as
-/// the high bit of each: exact for each byte, with no carry from one byte to the next.
-#[inline(always)]
-fn escapes(word: u64) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // The high bit of each byte of `value` that is zero.
-    let zero = |value: u64| !(((value & LOW) + LOW) | value | LOW);
-    zero(word ^ (ONES * u64::from(b'"')))
-        | zero(word ^ (ONES * u64::from(b'\\')))
-        | zero(word & (ONES * 0xe0))
-}
-
-/// Whether serde_json escapes a byte: a quote, a backslash, or a control character.
-#[inline(always)]
-fn needs(byte: u8) -> bool {
-    byte < 0x20 || byte == b'"' || byte == b'\\'
-}
-
-/// Writes a byte's escape (a byte that needs none, as it is): the only place the escapes are
-/// spelled.
-#[inline(always)]
-fn escape(out: &mut Vec<u8>, byte: u8) {
-    let short = match byte {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x0c => b'f',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
-        0x00..=0x1f => {
-            let high = HEX.get(usize::from(byte >> 4)).copied().unwrap_or(b'0');
-            let low = HEX.get(usize::from(byte & 0xf)).copied().unwrap_or(b'0');
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', high, low]);
-            return;
-        }
-        0x20..=0xff => {
-            out.push(byte);
-            return;
-        }
-    };
-    out.extend_from_slice(&[b'\\', short]);
-}
-
-/// Writes `bytes` escaped, without quotes, a word of eight bytes at a time: each word is
-/// copied whole, and where its mask finds a byte to escape, the copy is cut there, the escape
-/// written, and the next word read from the byte after it. No call to copy a short run, and
-/// one test for a word with nothing to escape.
-fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len());
-    let mut rest = bytes;
-    while let Some((word, _)) = rest.split_first_chunk::<8>() {
-        let mask = escapes(u64::from_le_bytes(*word));
-        out.extend_from_slice(word);
-        if mask == 0 {
-            rest = rest.get(8..).unwrap_or_default();
-            continue;
-        }
-        let clean = (mask.trailing_zeros() / 8) as usize;
-        out.truncate(out.len() - 8 + clean);
-        escape(out, word.get(clean).copied().unwrap_or(0));
-        rest = rest.get(clean + 1..).unwrap_or_default();
-    }
-    for &byte in rest {
-        if needs(byte) {
-            escape(out, byte);
-        } else {
-            out.push(byte);
-        }
-    }
-}
 
 /// Writes an unsigned integer in decimal, as serde_json (by `itoa`) writes it.
 fn unsigned(out: &mut Vec<u8>, mut value: u64) {

@@ -1,0 +1,902 @@
+//! `parse_record` reads a record with a fast reader in front of the serde reader, and the
+//! fast reader changes nothing but the time it takes:
+//!
+//! - whatever text the fast reader takes, it reads exactly the record the serde reader reads;
+//! - any text it does not take goes to the serde reader, so `parse_record` gives the serde
+//!   reader's record or its error, word for word;
+//! - it takes every record spelled plainly however its writer spelled it: any white space, keys
+//!   in any order, unknown keys with any values, strings with any escapes; it leaves to the
+//!   serde reader only a key, role or block type spelled with an escape, a `\u` escape of a
+//!   surrogate in a value it reads, and a known field of a type no block of that kind uses.
+//!
+//! Generated records are spelled at random and then broken at random; a table holds the
+//! hostile cases by name.
+
+use proptest::prelude::*;
+use transcript_replay::{
+    parse_record, parse_record_by_serde, parse_record_fast_only, write_record, Block, Role,
+    StoredMessage,
+};
+use transcript_replay_conformance::records::record;
+
+/// The property of every text: one reading, whoever reads it.
+fn same_reading(text: &str) -> Result<(), TestCaseError> {
+    let serde = parse_record_by_serde(text);
+    prop_assert_eq!(&parse_record(text), &serde, "text: {:?}", text);
+    if let Some(fast) = parse_record_fast_only(text) {
+        prop_assert_eq!(Ok(fast), serde, "text: {:?}", text);
+    }
+    Ok(())
+}
+
+/// A writer of a record's JSON that spells it at random, and says whether it spelled it
+/// plainly (so that the fast reader must take it).
+struct Speller {
+    state: u64,
+    out: String,
+    plain: bool,
+}
+
+impl Speller {
+    fn new(seed: u64) -> Self {
+        Speller {
+            state: seed | 1,
+            out: String::new(),
+            plain: true,
+        }
+    }
+
+    /// A number below `n`, from a xorshift generator.
+    fn below(&mut self, n: u64) -> u64 {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        self.state % n
+    }
+
+    fn space(&mut self) {
+        let space = ["", "", "", " ", "\n", "\t", "\r\n  ", "  "][self.below(8) as usize];
+        self.out.push_str(space);
+    }
+
+    /// A string, each character spelled one of the ways JSON allows. `read` says whether the
+    /// fast reader reads the string's text (a `\u` escape of a surrogate there is left to the
+    /// serde reader); `borrowed` whether it must be spelled without an escape to be taken.
+    fn string(&mut self, text: &str, read: bool, borrowed: bool) {
+        self.out.push('"');
+        for c in text.chars() {
+            let how = self.below(if borrowed { 24 } else { 6 });
+            let escaped = matches!(c, '"' | '\\' | '\u{0}'..='\u{1f}') || how == 0;
+            if !escaped {
+                self.out.push(c);
+                continue;
+            }
+            if borrowed {
+                self.plain = false;
+            }
+            match (c, self.below(3)) {
+                ('"', 0) => self.out.push_str("\\\""),
+                ('\\', 0) => self.out.push_str("\\\\"),
+                ('\n', 0) => self.out.push_str("\\n"),
+                ('\t', 0) => self.out.push_str("\\t"),
+                ('\r', 0) => self.out.push_str("\\r"),
+                ('\u{8}', 0) => self.out.push_str("\\b"),
+                ('\u{c}', 0) => self.out.push_str("\\f"),
+                ('/', 0) => self.out.push_str("\\/"),
+                (c, upper) => {
+                    let mut units = [0u16; 2];
+                    let units = c.encode_utf16(&mut units);
+                    if units.len() == 2 && read {
+                        self.plain = false;
+                    }
+                    for unit in units.iter() {
+                        if upper == 1 {
+                            self.out.push_str(&format!("\\u{unit:04X}"));
+                        } else {
+                            self.out.push_str(&format!("\\u{unit:04x}"));
+                        }
+                    }
+                }
+            }
+        }
+        self.out.push('"');
+    }
+
+    fn key(&mut self, key: &str) {
+        self.space();
+        self.string(key, false, true);
+        self.space();
+        self.out.push(':');
+        self.space();
+    }
+
+    /// Any JSON value, as a record's unknown key may hold: nested, numbers in every
+    /// spelling, strings with lone surrogates (which serde_json skips without reading).
+    fn unknown_value(&mut self, depth: u32) {
+        self.space();
+        match self.below(if depth < 3 { 9 } else { 7 }) {
+            0 => self.out.push_str("null"),
+            1 => {
+                let literal = ["true", "false"][self.below(2) as usize];
+                self.out.push_str(literal);
+            }
+            2 => {
+                let number = ["0", "-0", "12", "-3.25", "1e9", "6.02E+23", "2e-3", "1e999"]
+                    [self.below(8) as usize];
+                self.out.push_str(number);
+            }
+            3 | 4 => {
+                let text = [
+                    "",
+                    "plain",
+                    "quote \" and \\",
+                    "é 中 😀",
+                    "\u{2028}\u{2029}",
+                ][self.below(5) as usize];
+                self.string(text, false, false);
+            }
+            5 => self.out.push_str(r#""lone \ud800 and \uDC00 surrogates""#),
+            6 => self.out.push_str("\"\\u0000\\/\""),
+            7 => {
+                self.out.push('[');
+                let n = self.below(4);
+                for i in 0..n {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.unknown_value(depth + 1);
+                }
+                self.space();
+                self.out.push(']');
+            }
+            _ => {
+                self.out.push('{');
+                let n = self.below(4);
+                for i in 0..n {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.key(&format!("k{i}"));
+                    self.unknown_value(depth + 1);
+                }
+                self.space();
+                self.out.push('}');
+            }
+        }
+        self.space();
+    }
+
+    /// Writes an object of `entries` in a random order, with unknown keys among them.
+    fn object(&mut self, mut entries: Vec<(String, Value)>) {
+        for i in 0..self.below(3) {
+            entries.push((format!("x_{i}"), Value::Unknown));
+        }
+        for i in (1..entries.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            entries.swap(i, j);
+        }
+        self.space();
+        self.out.push('{');
+        for (i, (key, value)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.key(&key);
+            match value {
+                Value::Text(text) => self.string(&text, true, false),
+                Value::Name(text) => self.string(&text, true, true),
+                Value::Raw(raw) => self.out.push_str(&raw),
+                Value::Unknown => self.unknown_value(0),
+                Value::Object(entries) => self.object(entries),
+                Value::Array(elements) => {
+                    self.out.push('[');
+                    for (i, element) in elements.into_iter().enumerate() {
+                        if i > 0 {
+                            self.out.push(',');
+                        }
+                        self.object(element);
+                    }
+                    self.space();
+                    self.out.push(']');
+                }
+            }
+            self.space();
+        }
+        self.out.push('}');
+        self.space();
+    }
+
+    fn message(&mut self, message: &StoredMessage) -> Vec<(String, Value)> {
+        let role = match message.role {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        };
+        let mut entries = vec![
+            ("role".to_owned(), Value::Name(role.to_owned())),
+            (
+                "blocks".to_owned(),
+                Value::Array(message.blocks.iter().map(|b| self.block(b)).collect()),
+            ),
+        ];
+        match &message.usage {
+            Some(usage) => {
+                let mut fields = vec![
+                    ("input_tokens", usage.input_tokens),
+                    ("output_tokens", usage.output_tokens),
+                ];
+                for (key, count) in [
+                    (
+                        "cache_creation_input_tokens",
+                        usage.cache_creation_input_tokens,
+                    ),
+                    ("cache_read_input_tokens", usage.cache_read_input_tokens),
+                ] {
+                    if count != 0 || self.below(2) == 0 {
+                        fields.push((key, count));
+                    }
+                }
+                let fields = fields
+                    .into_iter()
+                    .map(|(key, count)| (key.to_owned(), Value::Raw(count.to_string())))
+                    .collect();
+                entries.push(("usage".to_owned(), Value::Object(fields)));
+            }
+            None if self.below(2) == 0 => {
+                entries.push(("usage".to_owned(), Value::Raw("null".to_owned())))
+            }
+            None => {}
+        }
+        match &message.timestamp {
+            Some(timestamp) => {
+                entries.push(("timestamp".to_owned(), Value::Text(timestamp.clone())))
+            }
+            None if self.below(2) == 0 => {
+                entries.push(("timestamp".to_owned(), Value::Raw("null".to_owned())))
+            }
+            None => {}
+        }
+        entries
+    }
+
+    fn block(&mut self, block: &Block) -> Vec<(String, Value)> {
+        let text = |key: &str, value: &str| (key.to_owned(), Value::Text(value.to_owned()));
+        let (kind, mut entries) = match block {
+            Block::Text { text: body } => ("text", vec![text("text", body)]),
+            Block::ToolUse { id, name, input } => (
+                "tool_use",
+                vec![
+                    text("id", id),
+                    text("name", name),
+                    if input.is_json_value() {
+                        ("input".to_owned(), Value::Raw(input.as_str().to_owned()))
+                    } else {
+                        text("input", input.as_str())
+                    },
+                ],
+            ),
+            Block::ToolResult {
+                tool_use_id,
+                tool_name,
+                output,
+                is_error,
+            } => {
+                let mut entries = vec![
+                    text("tool_use_id", tool_use_id),
+                    text("tool_name", tool_name),
+                    text("output", output),
+                ];
+                if *is_error || self.below(2) == 0 {
+                    entries.push(("is_error".to_owned(), Value::Raw(is_error.to_string())));
+                }
+                ("tool_result", entries)
+            }
+            Block::Reasoning { reasoning } => ("reasoning", vec![text("reasoning", reasoning)]),
+            Block::Image { media_type, data } => (
+                "image",
+                vec![text("media_type", media_type), text("data", data)],
+            ),
+        };
+        entries.push(("type".to_owned(), Value::Name(kind.to_owned())));
+        // A known field that this kind of block does not use: the serde reader ignores it
+        // whatever it holds; the fast reader takes it when it is a string or a boolean.
+        let unused = match kind {
+            "text" => "name",
+            _ => "text",
+        };
+        match self.below(6) {
+            0 => entries.push((unused.to_owned(), Value::Text("unused".to_owned()))),
+            1 => entries.push((unused.to_owned(), Value::Raw("false".to_owned()))),
+            2 => {
+                self.plain = false;
+                entries.push((
+                    unused.to_owned(),
+                    Value::Raw("[1, {\"a\": null}]".to_owned()),
+                ));
+            }
+            _ => {}
+        }
+        entries
+    }
+
+    fn record(mut self, record: &[StoredMessage]) -> (String, bool) {
+        let messages: Vec<_> = record.iter().map(|m| self.message(m)).collect();
+        if self.below(3) == 0 {
+            self.object(vec![
+                ("version".to_owned(), Value::Raw("1".to_owned())),
+                ("messages".to_owned(), Value::Array(messages)),
+            ]);
+        } else {
+            self.space();
+            self.out.push('[');
+            for (i, message) in messages.into_iter().enumerate() {
+                if i > 0 {
+                    self.out.push(',');
+                }
+                self.object(message);
+            }
+            self.space();
+            self.out.push(']');
+            self.space();
+        }
+        (self.out, self.plain)
+    }
+}
+
+/// A value the speller writes.
+enum Value {
+    /// A string the fast reader reads.
+    Text(String),
+    /// A string the fast reader borrows (a role, a block type): taken only when spelled
+    /// without an escape.
+    Name(String),
+    /// JSON text written as it is.
+    Raw(String),
+    /// Any value under an unknown key.
+    Unknown,
+    Object(Vec<(String, Value)>),
+    Array(Vec<Vec<(String, Value)>>),
+}
+
+/// A text broken in one of the ways a stored file breaks: cut short, a byte lost, a byte of
+/// JSON's syntax put in, a stretch repeated.
+fn broken(text: &str, how: u8, at: usize, byte: u8) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    let at = at % (bytes.len() + 1);
+    let syntax = b"\"\\,:{}[]0-e.+ \x01unt\n";
+    match how % 5 {
+        0 => bytes.truncate(at),
+        1 => {
+            if at < bytes.len() {
+                bytes.remove(at);
+            }
+        }
+        2 => bytes.insert(at, syntax[byte as usize % syntax.len()]),
+        3 => {
+            if at < bytes.len() {
+                bytes[at] = syntax[byte as usize % syntax.len()];
+            }
+        }
+        _ => {
+            let end = (at + 1 + byte as usize % 16).min(bytes.len());
+            let stretch = bytes[at..end].to_vec();
+            bytes.splice(at..at, stretch);
+        }
+    }
+    // A broken text is still text: `parse_record` takes a `&str`.
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_fast_reader_takes_every_plainly_spelled_record_and_reads_what_serde_reads(
+        record in record(),
+        seed in any::<u64>(),
+    ) {
+        let (text, plain) = Speller::new(seed).record(&record);
+        prop_assert_eq!(parse_record(&text), Ok(record.clone()), "text: {:?}", text);
+        same_reading(&text)?;
+        if plain {
+            prop_assert_eq!(parse_record_fast_only(&text), Some(record), "text: {:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_fast_reader_takes_every_record_the_crate_writes(record in record()) {
+        let written = write_record(&record);
+        prop_assert_eq!(parse_record_fast_only(&written), Some(record.clone()));
+        let pretty = serde_json::to_string_pretty(&record).unwrap();
+        prop_assert_eq!(parse_record_fast_only(&pretty), Some(record));
+    }
+
+    #[test]
+    fn a_broken_record_reads_the_same_whoever_reads_it(
+        record in record(),
+        seed in any::<u64>(),
+        breaks in proptest::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 1..4),
+    ) {
+        let (mut text, _) = Speller::new(seed).record(&record);
+        for (how, at, byte) in breaks {
+            text = broken(&text, how, at, byte);
+            same_reading(&text)?;
+        }
+    }
+}
+
+/// Wraps one block's JSON in a record of one user message.
+fn with_block(block: &str) -> String {
+    format!(r#"[{{"role":"user","blocks":[{block}]}}]"#)
+}
+
+/// Wraps a usage object's JSON in a record of one assistant message.
+fn with_usage(usage: &str) -> String {
+    format!(r#"[{{"role":"assistant","blocks":[],"usage":{usage}}}]"#)
+}
+
+fn nested(depth: usize) -> String {
+    format!(
+        r#"[{{"role":"user","blocks":[],"deep":{}{}}}]"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    )
+}
+
+#[test]
+fn hostile_texts_read_the_same_and_the_fast_reader_takes_only_the_plain_ones() {
+    // (what, text, whether the record is read, whether the fast reader takes it)
+    let mut cases: Vec<(String, String, bool, bool)> = vec![
+        ("empty".into(), String::new(), false, false),
+        ("white space only".into(), " \n\t".into(), false, false),
+        (
+            "a byte order mark".into(),
+            "\u{feff}[]".into(),
+            false,
+            false,
+        ),
+        ("an empty record".into(), "[]".into(), true, true),
+        ("trailing garbage".into(), "[] x".into(), false, false),
+        ("trailing white space".into(), "[] \r\n".into(), true, true),
+        (
+            "a trailing comma in the record".into(),
+            r#"[{"role":"user","blocks":[]},]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a trailing comma in a message".into(),
+            r#"[{"role":"user","blocks":[],}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a missing role".into(),
+            r#"[{"blocks":[]}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a role twice".into(),
+            r#"[{"role":"user","role":"user","blocks":[]}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "an unknown key twice".into(),
+            r#"[{"x":1,"x":2,"role":"user","blocks":[]}]"#.into(),
+            true,
+            true,
+        ),
+        (
+            "a role spelled with an escape".into(),
+            r#"[{"role":"us\u0065r","blocks":[]}]"#.into(),
+            true,
+            false,
+        ),
+        (
+            "a key spelled with an escape".into(),
+            r#"[{"\u0072ole":"user","blocks":[]}]"#.into(),
+            true,
+            false,
+        ),
+        (
+            "an unknown role".into(),
+            r#"[{"role":"bot","blocks":[]}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "blocks that are no array".into(),
+            r#"[{"role":"user","blocks":{}}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a timestamp that is a number".into(),
+            r#"[{"role":"user","blocks":[],"timestamp":5}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a null timestamp".into(),
+            r#"[{"role":"user","blocks":[],"timestamp":null}]"#.into(),
+            true,
+            true,
+        ),
+        (
+            "a conversation file".into(),
+            r#"{"title":"t","messages":[],"version":1}"#.into(),
+            true,
+            true,
+        ),
+        (
+            "version 1.0".into(),
+            r#"{"version":1.0,"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "version 1e0".into(),
+            r#"{"version":1e0,"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "version 01".into(),
+            r#"{"version":01,"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "version 10".into(),
+            r#"{"version":10,"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "version \"1\"".into(),
+            r#"{"version":"1","messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "version twice".into(),
+            r#"{"version":1,"version":1,"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "no version".into(),
+            r#"{"messages":[]}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "no messages".into(),
+            r#"{"version":1}"#.into(),
+            false,
+            false,
+        ),
+        (
+            "usage of zero".into(),
+            with_usage(r#"{"input_tokens":0,"output_tokens":0}"#),
+            true,
+            true,
+        ),
+        (
+            "usage of u64::MAX".into(),
+            with_usage(r#"{"input_tokens":18446744073709551615,"output_tokens":1}"#),
+            true,
+            true,
+        ),
+        (
+            "usage past u64::MAX".into(),
+            with_usage(r#"{"input_tokens":18446744073709551616,"output_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage with a leading zero".into(),
+            with_usage(r#"{"input_tokens":01,"output_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage of minus zero".into(),
+            with_usage(r#"{"input_tokens":-0,"output_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage of 1.0".into(),
+            with_usage(r#"{"input_tokens":1.0,"output_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage of 1e2".into(),
+            with_usage(r#"{"input_tokens":1e2,"output_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage without output".into(),
+            with_usage(r#"{"input_tokens":1}"#),
+            false,
+            false,
+        ),
+        (
+            "usage with an unknown key".into(),
+            with_usage(r#"{"input_tokens":1,"output_tokens":2,"total":[3]}"#),
+            true,
+            true,
+        ),
+        ("usage null".into(), with_usage("null"), true, true),
+        ("usage an array".into(), with_usage("[1,2]"), false, false),
+        (
+            "a block without a type".into(),
+            with_block(r#"{"text":"a"}"#),
+            false,
+            false,
+        ),
+        (
+            "an unknown block type".into(),
+            with_block(r#"{"type":"video","text":"a"}"#),
+            false,
+            false,
+        ),
+        (
+            "a block type twice".into(),
+            with_block(r#"{"type":"text","type":"text","text":"a"}"#),
+            false,
+            false,
+        ),
+        (
+            "a text twice".into(),
+            with_block(r#"{"type":"text","text":"a","text":"b"}"#),
+            false,
+            false,
+        ),
+        (
+            "a text that is a number".into(),
+            with_block(r#"{"type":"text","text":1}"#),
+            false,
+            false,
+        ),
+        (
+            "an unused known field that is a number".into(),
+            with_block(r#"{"type":"text","text":"a","id":1e999}"#),
+            false,
+            false,
+        ),
+        (
+            "an unused known field that is null".into(),
+            with_block(r#"{"type":"text","text":"a","id":null}"#),
+            true,
+            false,
+        ),
+        (
+            "an unused known field that is a string".into(),
+            with_block(r#"{"type":"text","text":"a","id":"x"}"#),
+            true,
+            true,
+        ),
+        (
+            "is_error a string".into(),
+            with_block(
+                r#"{"type":"tool_result","tool_use_id":"t","tool_name":"n","output":"","is_error":"yes"}"#,
+            ),
+            false,
+            false,
+        ),
+        (
+            "is_error left out".into(),
+            with_block(r#"{"type":"tool_result","tool_use_id":"t","tool_name":"n","output":""}"#),
+            true,
+            true,
+        ),
+        (
+            "an input that is a huge number".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n","input":1e999}"#),
+            true,
+            true,
+        ),
+        (
+            "an input missing".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n"}"#),
+            false,
+            false,
+        ),
+        (
+            "an input that is a string".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n","input":"{\"a\":1}"}"#),
+            true,
+            true,
+        ),
+        (
+            "an input with a lone surrogate inside a value".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n","input":{"a":"\ud800"}}"#),
+            true,
+            true,
+        ),
+        (
+            "an input string with a lone surrogate".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n","input":"\ud800"}"#),
+            false,
+            false,
+        ),
+        (
+            "an input string with a surrogate pair".into(),
+            with_block(r#"{"type":"tool_use","id":"t","name":"n","input":"\ud83d\ude00"}"#),
+            true,
+            false,
+        ),
+        (
+            "a text with a lone surrogate".into(),
+            with_block(r#"{"type":"text","text":"a\udc00"}"#),
+            false,
+            false,
+        ),
+        (
+            "a text with a surrogate pair".into(),
+            with_block(r#"{"type":"text","text":"\uD83D\uDE00"}"#),
+            true,
+            false,
+        ),
+        (
+            "a lone surrogate under an unknown key".into(),
+            with_block(r#"{"type":"text","text":"a","x":"\ud800"}"#),
+            true,
+            true,
+        ),
+        (
+            "a lone surrogate in an unknown key".into(),
+            with_block(r#"{"type":"text","text":"a","\ud800":1}"#),
+            false,
+            false,
+        ),
+        (
+            "U+2028 and U+2029 as they are".into(),
+            with_block("{\"type\":\"text\",\"text\":\"\u{2028}\u{2029}\"}"),
+            true,
+            true,
+        ),
+        (
+            "every short escape".into(),
+            with_block(r#"{"type":"text","text":"\"\\\/\b\f\n\r\t"}"#),
+            true,
+            true,
+        ),
+        (
+            "an escape of nothing under an unknown key".into(),
+            with_block(r#"{"type":"text","text":"a","x":"\x"}"#),
+            false,
+            false,
+        ),
+        (
+            "a \\u escape of three digits under an unknown key".into(),
+            with_block(r#"{"type":"text","text":"a","x":"\u12"}"#),
+            false,
+            false,
+        ),
+        (
+            "a \\u escape of no hex digits under an unknown key".into(),
+            with_block(r#"{"type":"text","text":"a","x":"\u00zz"}"#),
+            false,
+            false,
+        ),
+        (
+            "an escape of nothing".into(),
+            with_block(r#"{"type":"text","text":"\x"}"#),
+            false,
+            false,
+        ),
+        (
+            "a \\u escape of three digits".into(),
+            with_block(r#"{"type":"text","text":"\u123"}"#),
+            false,
+            false,
+        ),
+        (
+            "a \\u escape with a sign".into(),
+            with_block(r#"{"type":"text","text":"\u+123"}"#),
+            false,
+            false,
+        ),
+        (
+            "a string cut at its escape".into(),
+            r#"[{"role":"user","blocks":[{"type":"text","text":"\"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a number cut at its exponent".into(),
+            r#"[{"role":"user","blocks":[],"x":1e}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a number with a leading zero".into(),
+            r#"[{"role":"user","blocks":[],"x":012}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a fraction without digits".into(),
+            r#"[{"role":"user","blocks":[],"x":1.}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "true misspelled".into(),
+            r#"[{"role":"user","blocks":[],"x":tru}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a trailing comma in an unknown array".into(),
+            r#"[{"role":"user","blocks":[],"x":[1,]}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a trailing comma in an unknown object".into(),
+            r#"[{"role":"user","blocks":[],"x":{"a":1,}}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "a bracket that closes a brace".into(),
+            r#"[{"role":"user","blocks":[],"x":{"a":1]}]"#.into(),
+            false,
+            false,
+        ),
+        (
+            "an unknown value nested 128 deep".into(),
+            nested(128),
+            true,
+            true,
+        ),
+        (
+            "an unknown value nested 129 deep".into(),
+            nested(129),
+            true,
+            false,
+        ),
+        (
+            "an unknown value nested 10,000 deep".into(),
+            nested(10_000),
+            true,
+            false,
+        ),
+    ];
+    for byte in 0u8..0x20 {
+        let c = char::from(byte);
+        cases.push((
+            format!("control character {byte:#04x} as it is"),
+            with_block(&format!("{{\"type\":\"text\",\"text\":\"a{c}b\"}}")),
+            false,
+            false,
+        ));
+        cases.push((
+            format!("control character {byte:#04x} escaped"),
+            with_block(&format!(
+                "{{\"type\":\"text\",\"text\":\"a\\u{byte:04x}b\"}}"
+            )),
+            true,
+            true,
+        ));
+    }
+    for (what, text, read, fast) in cases {
+        same_reading(&text).unwrap_or_else(|failure| panic!("{what}: {failure}"));
+        assert_eq!(
+            parse_record(&text).is_ok(),
+            read,
+            "{what}: {:?}",
+            parse_record(&text)
+        );
+        assert_eq!(parse_record_fast_only(&text).is_some(), fast, "{what}");
+    }
+}
