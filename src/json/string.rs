@@ -121,14 +121,18 @@ pub(crate) fn copy_clean(out: &mut Vec<u8>, bytes: &[u8]) -> usize {
 /// Writes `bytes` escaped, without quotes: the clean runs copied by [`copy_clean`], each byte
 /// it stops at escaped.
 pub(super) fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len());
+    // Written through a vector of its own, given back at the end: through `&mut`, the
+    // compiler reloads the vector's length and pointer from memory at every word.
+    let mut own = std::mem::take(out);
+    own.reserve(bytes.len());
     let mut rest = bytes;
     loop {
-        let clean = copy_clean(out, rest);
+        let clean = copy_clean(&mut own, rest);
         let Some(&byte) = rest.get(clean) else {
-            return;
+            break;
         };
-        escape(out, byte);
+        escape(&mut own, byte);
         rest = rest.get(clean + 1..).unwrap_or_default();
     }
+    *out = own;
 }

@@ -394,12 +394,14 @@ impl<'a> Reader<'a> {
             self.at = end + 1;
             return text.get(start..end).map(str::to_owned);
         }
-        let scratch = &mut self.scratch;
+        // Taken, and given back at the end (a failure gives up the read, and the buffer with
+        // it): through `&mut self`, the compiler reloads its length and pointer at every word.
+        let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(bytes.get(start..end)?);
         let mut rest = bytes.get(end..)?;
         loop {
-            let clean = copy_clean(scratch, rest);
+            let clean = copy_clean(&mut scratch, rest);
             match *rest.get(clean)? {
                 b'"' => {
                     rest = rest.get(clean + 1..)?;
@@ -425,7 +427,9 @@ impl<'a> Reader<'a> {
         self.at = bytes.len() - rest.len();
         // Always UTF-8 (runs of the text cut at ASCII bytes, and whole characters), checked
         // because only `unsafe` could skip the check.
-        String::from_utf8(scratch.clone()).ok()
+        let text = String::from_utf8(scratch.clone()).ok();
+        self.scratch = scratch;
+        text
     }
 
     /// Skips a string as serde_json skips one: every escape well formed (a `\u` escape of a

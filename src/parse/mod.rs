@@ -1,6 +1,13 @@
 //! Reading a stored record, with errors that say where and what.
 //!
-//! The readers are written by hand rather than derived: a derived reader for an internally
+//! Two readers, one reading. The fast reader ([`fast`]) reads a record that is plainly well
+//! formed straight from its bytes, and gives up at the first thing it does not expect; the
+//! serde reader below then reads the text, and gives the record or the error with where it
+//! is. So every error is the serde reader's, and the fast reader is checked to read whatever
+//! it takes as the serde reader does (`conformance/tests/fast_reader.rs`, and the fuzz
+//! target on any text).
+//!
+//! The serde readers are written by hand rather than derived: a derived reader for an internally
 //! tagged enum buffers every block before it knows the block's type, and cannot say which
 //! message or block failed. These read each string once, accept the keys of a block in any
 //! order, ignore keys they do not know, and record how far they got in a [`Trace`], so that
