@@ -279,24 +279,37 @@
 //!
 //! The bytes of a body are written by the crate's own writer ([`Priced::to_json`],
 //! [`Priced::write_json`]), byte for byte what `serde_json::to_vec` writes: it tests a word of
-//! eight bytes at a time for characters to escape, and copies an image's checked base64
-//! without a scan. `conformance/benches/body_bytes.rs` (`cargo bench -p
+//! eight bytes at a time for characters to escape, looks each escape up in a table, and copies
+//! an image's checked base64 without a scan. A record is read by a fast reader in front of the
+//! serde reader ([`parse_record`]), which unescapes each string once, through the writer's
+//! own loop. `conformance/benches/body_bytes.rs` (`cargo bench -p
 //! transcript-replay-conformance --bench body_bytes`; one run, 2026-12-02; higher is faster):
 //!
-//! | messages | `to_json` / `to_vec` | `write_json`, reused buffer / `to_vec` | the whole job with `to_vec` / by hand | the whole job with `to_json` / by hand |
-//! |---:|---:|---:|---:|---:|
-//! | 100 | 1.286 | 1.327 | | |
-//! | 1,000 | 1.260 | 1.300 | 1.285 | 1.442 |
-//! | 10,000 | 1.905 | 1.850 | 1.277 | 1.408 |
+//! | messages | `to_json` / `to_vec` | `write_json`, reused buffer / `to_vec` |
+//! |---:|---:|---:|
+//! | 100 | 1.445 | 1.483 |
+//! | 1,000 | 1.410 | 1.432 |
+//! | 10,000 | 1.224 | 2.454 |
 //!
-//! *The whole job* is a record's JSON text in memory to an OpenAI body's bytes:
-//! [`parse_record`], [`openai::body`] and the writer, against the path a runtime writes by
-//! hand (serde derive for the record, async-openai's request types, `serde_json::to_vec`).
-//! What each part gave: the writer alone 1.10x to 1.12x on the whole job; reading a tool
-//! input stored as a string once (its raw text unescaped, not parsed again) is in both
-//! columns. The conformance suite checks the writer's bytes against serde_json's on every
-//! provider's bodies and fragments (`conformance/tests/json_writer.rs`), and the fuzz target on
-//! every fuzzed body.
+//! At 10,000 messages the body is 36 MB: a fresh buffer's pages cost `to_json` as much as
+//! writing them, and a reused one does not.
+//!
+//! *The job* is a record's JSON text in memory to an OpenAI body's bytes: [`parse_record`],
+//! [`openai::body`] and `to_json`, against the path a runtime writes by hand (serde derive
+//! for the record, async-openai's message types, `serde_json::to_vec`), which writes the same
+//! bytes (the bench asserts it). Timed in pairs, interleaved, on CPU time, 31 rounds a size
+//! (the median, and the range):
+//!
+//! | messages | the job / by hand | what the writer gives | what the fast reader gives | the reader alone / the serde reader |
+//! |---:|---:|---:|---:|---:|
+//! | 1,000 | 1.363 (1.328 to 1.379) | 1.181 | 1.208 | 1.395 |
+//! | 10,000 | 1.263 (1.243 to 1.284) | 1.112 | 1.146 | 1.375 |
+//!
+//! The conformance suite checks the writer's bytes against serde_json's on every provider's
+//! bodies and fragments (`conformance/tests/json_writer.rs`); the fast reader's records
+//! against the serde reader's on randomly spelled and randomly broken records and a table of
+//! hostile texts (`conformance/tests/fast_reader.rs`); and the fuzz target both, on every
+//! fuzzed text.
 //!
 //! `examples/scale.rs` (`cargo run --release --example scale -- 10 100 300 1000`) measures a
 //! whole record file through reading, [`parse_record`], replay and the Anthropic renderer
