@@ -33,13 +33,28 @@ fn needs(byte: u8) -> bool {
 }
 
 /// The index of the first byte in `bytes` that a JSON string cannot hold as itself (a quote,
-/// a backslash, or a control character), found a word at a time: where a reader of a string
-/// must stop. `None` when there is none.
+/// a backslash, or a control character): where a reader of a string must stop. `None` when
+/// there is none. Two words a test: a string without escapes (base64 image data, a plain
+/// line) is scanned sixteen bytes at a time.
 #[inline]
 pub(crate) fn first_escape(bytes: &[u8]) -> Option<usize> {
     let mut at = 0;
     let mut rest = bytes;
-    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+    while let Some((pair, tail)) = rest.split_first_chunk::<16>() {
+        let (low, high) = pair.split_at(8);
+        let low = escapes(u64::from_le_bytes(low.try_into().unwrap_or_default()));
+        let high = escapes(u64::from_le_bytes(high.try_into().unwrap_or_default()));
+        if low | high != 0 {
+            let within = match low {
+                0 => 8 + high.trailing_zeros() / 8,
+                low => low.trailing_zeros() / 8,
+            };
+            return Some(at + within as usize);
+        }
+        at += 16;
+        rest = tail;
+    }
+    if let Some((word, tail)) = rest.split_first_chunk::<8>() {
         let mask = escapes(u64::from_le_bytes(*word));
         if mask != 0 {
             return Some(at + (mask.trailing_zeros() / 8) as usize);
@@ -135,4 +150,42 @@ pub(super) fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
         rest = rest.get(clean + 1..).unwrap_or_default();
     }
     *out = own;
+}
+
+#[cfg(test)]
+// A test may panic: that is how it fails.
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_escape_is_found_at_every_position_of_every_length() {
+        for length in 0..48 {
+            let clean = vec![b'a'; length];
+            assert_eq!(first_escape(&clean), None, "length {length}");
+            for at in 0..length {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut bytes = clean.clone();
+                    bytes[at] = special;
+                    // A second one after it must not be the one found.
+                    if at + 1 < length {
+                        bytes[length - 1] = b'"';
+                    }
+                    assert_eq!(first_escape(&bytes), Some(at), "length {length}, at {at}");
+                    let mut copied = Vec::new();
+                    assert_eq!(copy_clean(&mut copied, &bytes), at);
+                    assert_eq!(copied, &bytes[..at]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_above_a_space_need_no_escape_but_quote_and_backslash() {
+        for byte in 0x20..=0xffu8 {
+            let bytes = [b'x', byte, b'y', b'z', b'x', b'x', b'x', b'x', b'x', b'x'];
+            let expected = (byte == b'"' || byte == b'\\').then_some(1);
+            assert_eq!(first_escape(&bytes), expected, "byte {byte:#04x}");
+        }
+    }
 }

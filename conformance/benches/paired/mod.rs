@@ -8,6 +8,8 @@ use cpu_time::ThreadTime;
 pub struct Paired {
     /// The ratios, one a round, sorted.
     pub ratios: Vec<f64>,
+    /// The median times of the baseline and the candidate, in seconds.
+    pub times: (f64, f64),
 }
 
 impl Paired {
@@ -26,11 +28,13 @@ impl std::fmt::Display for Paired {
         let last = self.ratios.last().copied().unwrap_or(f64::NAN);
         write!(
             f,
-            "{:.3} (median of {} rounds on CPU time; {:.3} to {:.3})",
+            "{:.3} (median of {} rounds on CPU time; {:.3} to {:.3}; {:.2} ms against {:.2} ms)",
             self.median(),
             self.ratios.len(),
             first,
             last,
+            self.times.0 * 1e3,
+            self.times.1 * 1e3,
         )
     }
 }
@@ -52,6 +56,7 @@ pub fn paired<A, B>(
     std::hint::black_box(baseline());
     std::hint::black_box(candidate());
     let mut ratios = Vec::with_capacity(rounds);
+    let mut times = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
     for round in 0..rounds {
         let mut base = || drop(std::hint::black_box(baseline()));
         let mut cand = || drop(std::hint::black_box(candidate()));
@@ -63,7 +68,16 @@ pub fn paired<A, B>(
             (time(&mut base), cand_time)
         };
         ratios.push(base_time / cand_time);
+        times.0.push(base_time);
+        times.1.push(cand_time);
     }
+    let median = |mut times: Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times.get(times.len() / 2).copied().unwrap_or(f64::NAN)
+    };
     ratios.sort_by(f64::total_cmp);
-    Paired { ratios }
+    Paired {
+        ratios,
+        times: (median(times.0), median(times.1)),
+    }
 }
