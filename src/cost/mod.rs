@@ -263,7 +263,7 @@ pub trait Priced: Serialize + sealed::Sealed {
 
     /// The body's JSON bytes: byte for byte what `serde_json::to_vec(&body)` gives (which
     /// stays supported), and its error when it has one, written by the crate's own writer,
-    /// which scans strings for characters to escape eight bytes at a time. The README's
+    /// which finds the characters to escape in a block of 64 bytes at once. The README's
     /// benchmark reports what it gains.
     ///
     /// ```

@@ -2,14 +2,14 @@
 //! for byte, written faster.
 //!
 //! A body is mostly long strings (prose, tool output, base64 image data), and serde_json
-//! scans a string for characters to escape one byte at a time. This writer tests eight bytes
-//! at a time (one word: which of them is a quote, a backslash or a control character?),
-//! copies each word whole and cuts the copy at an escape; an image's checked base64 it copies
-//! without a test ([`Unescaped`]); it writes integers without a formatter. Everything
-//! else is serde_json's compact format, and anything this writer does not write itself (a
-//! map key that is not a string, an error from a value's own `Serialize`) makes it start over
-//! with `serde_json::to_writer`, so its output, and its error, are serde_json's by
-//! construction.
+//! scans a string for characters to escape one byte at a time. This writer finds every quote,
+//! backslash and control character of a block of 64 bytes at once (eight words, one bit a
+//! byte), copies the runs between them sixteen bytes at a time, and looks each escape up in a
+//! table; an image's checked base64 it copies without a test ([`Unescaped`]); it writes
+//! integers without a formatter. Everything else is serde_json's compact format, and anything
+//! this writer does not write itself (a map key that is not a string, an error from a value's
+//! own `Serialize`) makes it start over with `serde_json::to_writer`, so its output, and its
+//! error, are serde_json's by construction.
 
 use std::fmt;
 
@@ -17,7 +17,7 @@ use serde::ser::{self, Serialize};
 
 mod string;
 
-pub(crate) use string::{copy_clean, first_escape};
+pub(crate) use string::{copy_escaping, first_escape, AtStop, Step, Stopped};
 use string::{escaped, string};
 
 /// Appends the JSON of `value` to `out`: what `serde_json::to_writer` would append. On an

@@ -1,7 +1,8 @@
 //! A JSON string's bytes, the one place both directions meet: which bytes a string cannot
 //! hold as themselves, found a word of eight bytes at a time; how each is escaped; and the loop
-//! that copies the clean runs between them, run by the writer (which escapes the byte it stops
-//! at) and by the fast record reader (which unescapes the escape it stops at).
+//! that copies the clean runs between them ([`copy_escaping`]), run by the writer (which
+//! escapes each byte it stops at) and by the fast record reader (which unescapes each escape
+//! it stops at).
 
 /// The digits of a `\u00XX` escape, in lower case as serde_json writes them.
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -14,16 +15,20 @@ pub(super) fn string(out: &mut Vec<u8>, text: &str) {
 }
 
 /// The bytes of `word` that serde_json escapes (a quote, a backslash, or below a space), as
-/// the high bit of each: exact for each byte, with no carry from one byte to the next.
+/// the high bit of each: exact for each byte, with no carry from one byte to the next. Each
+/// test runs on the byte's low seven bits, where adding to a byte cannot carry out of it,
+/// and a byte with its high bit set is none of them.
 #[inline(always)]
 fn escapes(word: u64) -> u64 {
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const ONES: u64 = 0x0101_0101_0101_0101;
-    // The high bit of each byte of `value` that is zero.
-    let zero = |value: u64| !(((value & LOW) + LOW) | value | LOW);
-    zero(word ^ (ONES * u64::from(b'"')))
-        | zero(word ^ (ONES * u64::from(b'\\')))
-        | zero(word & (ONES * 0xe0))
+    let low = word & LOW;
+    // The high bit of each byte set where the byte is not a quote, not a backslash, and
+    // not below a space.
+    let not_quote = (low ^ (ONES * u64::from(b'"'))) + LOW;
+    let not_backslash = (low ^ (ONES * u64::from(b'\\'))) + LOW;
+    let not_control = low + ONES * (0x80 - 0x20);
+    !(not_quote & not_backslash & not_control) & !word & !LOW
 }
 
 /// Whether serde_json escapes a byte: a quote, a backslash, or a control character.
@@ -106,14 +111,11 @@ const SHORT: [u8; 256] = {
 
 /// Copies `bytes` to `out` up to the first byte a JSON string cannot hold as itself (a quote,
 /// a backslash, or a control character), a word of eight bytes at a time: each word is copied
-/// whole, and where its mask finds such a byte, the copy is cut there. No call to copy a short
-/// run, and one test for a word with nothing in it. Returns that byte's index, or
-/// `bytes.len()` when there is none.
-///
-/// The one loop over a string's bytes, run by the writer (which escapes the byte it stops at)
-/// and by the fast record reader (which unescapes the escape it stops at).
+/// whole, and where its mask finds such a byte, the copy is cut there. Returns that byte's
+/// index, or `bytes.len()` when there is none. The last bytes of [`copy_escaping`], fewer
+/// than a block.
 #[inline(always)]
-pub(crate) fn copy_clean(out: &mut Vec<u8>, bytes: &[u8]) -> usize {
+fn copy_clean(out: &mut Vec<u8>, bytes: &[u8]) -> usize {
     let mut rest = bytes;
     while let Some((word, tail)) = rest.split_first_chunk::<8>() {
         let mask = escapes(u64::from_le_bytes(*word));
@@ -133,23 +135,147 @@ pub(crate) fn copy_clean(out: &mut Vec<u8>, bytes: &[u8]) -> usize {
     bytes.len() - rest.len() + clean
 }
 
-/// Writes `bytes` escaped, without quotes: the clean runs copied by [`copy_clean`], each byte
-/// it stops at escaped.
+/// The bytes of a block of 64 that serde_json escapes, one bit each (bit `i` for byte `i`).
+#[inline(always)]
+fn block_escapes(block: &[u8; 64]) -> u64 {
+    // Gathers the high bit of each byte of a word into the word's top byte: the eight bits
+    // land on distinct places, so that no two carry into each other.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut bits = 0;
+    let mut words = block.chunks_exact(8);
+    for shift in [0, 8, 16, 24, 32, 40, 48, 56] {
+        let word = words
+            .next()
+            .and_then(|word| word.try_into().ok())
+            .map_or(0, u64::from_le_bytes);
+        bits |= ((escapes(word) >> 7).wrapping_mul(GATHER) >> 56) << shift;
+    }
+    bits
+}
+
+/// Copies `block[from..to]` to `out`, sixteen bytes at a time: each sixteen written whole
+/// (the block is padded past its end) and the copy cut back to the run.
+#[inline(always)]
+fn copy_run(out: &mut Vec<u8>, padded: &[u8; 80], from: usize, to: usize) {
+    let mut at = from;
+    loop {
+        let Some(chunk) = padded.get(at..at + 16) else {
+            return;
+        };
+        out.extend_from_slice(chunk);
+        at += 16;
+        if at >= to {
+            break;
+        }
+    }
+    out.truncate(out.len() + to - at);
+}
+
+/// What a string loop does at a byte it stops at, as its caller says.
+pub(crate) enum Step {
+    /// Go on after this many bytes from the byte stopped at (its escape, written or read).
+    Past(usize),
+    /// The string ends after this many bytes from the byte stopped at (a closing quote).
+    End(usize),
+}
+
+/// What a string loop does at each byte it stops at: given the bytes from that byte on, it
+/// writes what it must to `out` and says how to go on, or `None` to give up. A trait rather
+/// than a closure, so that its method is inlined into both places the loop calls it.
+pub(crate) trait AtStop {
+    /// The step at the byte `stop` starts with.
+    fn at_stop(out: &mut Vec<u8>, stop: &[u8]) -> Option<Step>;
+}
+
+/// How a string loop ended.
+pub(crate) enum Stopped {
+    /// At a [`Step::End`], this many bytes from the start.
+    Ended(usize),
+    /// At the end of the bytes.
+    RanOut,
+}
+
+/// The one loop over a string's bytes, run by the writer (which escapes each byte it stops
+/// at) and by the fast record reader (which unescapes each escape it stops at, and stops at
+/// the closing quote): copies `bytes` to `out`, calling `Stop` with the bytes from each byte a
+/// JSON string cannot hold as itself (a quote, a backslash, or a control character) on.
+/// `None` when `Stop` gives up.
+///
+/// A block of 64 bytes at a time while one is left: the block's bytes to stop at found at once,
+/// one bit each, so that the processor guesses wrong once a block, where the loop of bits ends,
+/// rather than once a stop; the runs between them copied sixteen bytes at a time. The last
+/// bytes a word at a time, by [`copy_clean`].
+#[inline(always)]
+pub(crate) fn copy_escaping<Stop: AtStop>(out: &mut Vec<u8>, bytes: &[u8]) -> Option<Stopped> {
+    let mut rest = bytes;
+    let mut padded = [0; 80];
+    while let Some((block, tail)) = rest.split_first_chunk::<64>() {
+        let mut bits = block_escapes(block);
+        if bits == 0 {
+            out.extend_from_slice(block);
+            rest = tail;
+            continue;
+        }
+        if let Some(head) = padded.get_mut(..64) {
+            head.copy_from_slice(block);
+        }
+        let mut last = 0;
+        while bits != 0 {
+            let at = bits.trailing_zeros() as usize;
+            copy_run(out, &padded, last, at);
+            let taken = match Stop::at_stop(out, rest.get(at..)?)? {
+                Step::Past(taken) => taken,
+                Step::End(taken) => {
+                    return Some(Stopped::Ended(bytes.len() - rest.len() + at + taken));
+                }
+            };
+            last = at + taken;
+            // The bytes it took are not bytes to stop at: the one stopped at, and the rest of
+            // an escape read.
+            bits &= bits - 1;
+            if taken > 1 {
+                bits &= u64::MAX.checked_shl(last as u32).unwrap_or(0);
+            }
+        }
+        if last < 64 {
+            copy_run(out, &padded, last, 64);
+            last = 64;
+        }
+        rest = rest.get(last..)?;
+    }
+    loop {
+        let clean = copy_clean(out, rest);
+        let Some(stop) = rest.get(clean..).filter(|stop| !stop.is_empty()) else {
+            return Some(Stopped::RanOut);
+        };
+        match Stop::at_stop(out, stop)? {
+            Step::Past(taken) => rest = stop.get(taken..)?,
+            Step::End(taken) => {
+                return Some(Stopped::Ended(bytes.len() - stop.len() + taken));
+            }
+        }
+    }
+}
+
+/// Writes `bytes` escaped, without quotes, by [`copy_escaping`].
 pub(super) fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     // Written through a vector of its own, given back at the end: through `&mut`, the
     // compiler reloads the vector's length and pointer from memory at every word.
     let mut own = std::mem::take(out);
-    own.reserve(bytes.len());
-    let mut rest = bytes;
-    loop {
-        let clean = copy_clean(&mut own, rest);
-        let Some(&byte) = rest.get(clean) else {
-            break;
-        };
-        escape(&mut own, byte);
-        rest = rest.get(clean + 1..).unwrap_or_default();
-    }
+    own.reserve(bytes.len() + 16);
+    copy_escaping::<Escape>(&mut own, bytes);
     *out = own;
+}
+
+/// The writer at a byte it stops at: writes its escape.
+struct Escape;
+
+impl AtStop for Escape {
+    #[inline(always)]
+    fn at_stop(out: &mut Vec<u8>, stop: &[u8]) -> Option<Step> {
+        escape(out, *stop.first()?);
+        Some(Step::Past(1))
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +301,24 @@ mod tests {
                     let mut copied = Vec::new();
                     assert_eq!(copy_clean(&mut copied, &bytes), at);
                     assert_eq!(copied, &bytes[..at]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_byte_of_a_word_is_found_exactly_whatever_its_neighbours() {
+        for byte in 0..=0xffu8 {
+            for lane in 0..8 {
+                for neighbour in [0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xff] {
+                    let mut word = [neighbour; 8];
+                    word[lane] = byte;
+                    let mask = escapes(u64::from_le_bytes(word));
+                    for (at, &each) in word.iter().enumerate() {
+                        let found = mask >> (8 * at + 7) & 1 == 1;
+                        assert_eq!(found, needs(each), "{word:?} at {at}");
+                    }
+                    assert_eq!(mask & !0x8080_8080_8080_8080, 0, "{word:?}");
                 }
             }
         }

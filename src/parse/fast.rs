@@ -15,7 +15,7 @@
 //!
 //! [`parse_record`]: super::parse_record
 
-use crate::json::{copy_clean, first_escape};
+use crate::json::{copy_escaping, first_escape, AtStop, Step, Stopped};
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 /// The record in `json`, or `None` when the serde reader must decide.
@@ -130,6 +130,42 @@ impl Fields {
                 data: string_of(self.data)?,
             },
         })
+    }
+}
+
+/// The reader of a string where it stops: at a quote, the string ends; at a backslash, the
+/// escape is unescaped; anything else (a control character) is the serde reader's to report.
+struct Unescape;
+
+impl AtStop for Unescape {
+    #[inline(always)]
+    fn at_stop(out: &mut Vec<u8>, stop: &[u8]) -> Option<Step> {
+        match stop {
+            [b'"', ..] => Some(Step::End(1)),
+            [b'\\', escaped @ ..] => Some(Step::Past(1 + unescape(out, escaped)?)),
+            _ => None,
+        }
+    }
+}
+
+/// Unescapes the escape whose backslash `escaped` follows into `out`: the number of bytes
+/// of `escaped` it takes, or `None` for one the serde reader must read (malformed, or a `\u`
+/// escape of a surrogate).
+#[inline(always)]
+fn unescape(out: &mut Vec<u8>, escaped: &[u8]) -> Option<usize> {
+    match UNESCAPED.get(usize::from(*escaped.first()?)) {
+        Some(0) | None => None,
+        Some(&U) => {
+            let code = hex(escaped.get(1..5)?)?;
+            // None for a surrogate, paired or not: the serde reader reads it.
+            let unescaped = char::from_u32(code)?;
+            out.extend_from_slice(unescaped.encode_utf8(&mut [0; 4]).as_bytes());
+            Some(5)
+        }
+        Some(&byte) => {
+            out.push(byte);
+            Some(1)
+        }
     }
 }
 
@@ -382,8 +418,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A string, unescaped: copied once from the text when it has no escape; else unescaped
-    /// into the reader's scratch buffer (the clean runs between escapes copied a word at a
-    /// time, by the writer's own loop) and copied from there once, at its length.
+    /// into the reader's scratch buffer (by the writer's own loop, [`copy_escaping`]) and
+    /// copied from there once, at its length.
     fn string(&mut self) -> Option<String> {
         self.eat(b'"')?;
         let text = self.text;
@@ -399,32 +435,11 @@ impl<'a> Reader<'a> {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(bytes.get(start..end)?);
-        let mut rest = bytes.get(end..)?;
-        loop {
-            let clean = copy_clean(&mut scratch, rest);
-            match *rest.get(clean)? {
-                b'"' => {
-                    rest = rest.get(clean + 1..)?;
-                    break;
-                }
-                b'\\' => match UNESCAPED.get(usize::from(*rest.get(clean + 1)?)) {
-                    Some(0) | None => return None,
-                    Some(&U) => {
-                        let code = hex(rest.get(clean + 2..clean + 6)?)?;
-                        // None for a surrogate, paired or not: the serde reader reads it.
-                        let unescaped = char::from_u32(code)?;
-                        scratch.extend_from_slice(unescaped.encode_utf8(&mut [0; 4]).as_bytes());
-                        rest = rest.get(clean + 6..)?;
-                    }
-                    Some(&byte) => {
-                        scratch.push(byte);
-                        rest = rest.get(clean + 2..)?;
-                    }
-                },
-                _ => return None,
-            }
+        let stopped = copy_escaping::<Unescape>(&mut scratch, bytes.get(end..)?)?;
+        match stopped {
+            Stopped::Ended(taken) => self.at = end + taken,
+            Stopped::RanOut => return None,
         }
-        self.at = bytes.len() - rest.len();
         // Always UTF-8 (runs of the text cut at ASCII bytes, and whole characters), checked
         // because only `unsafe` could skip the check.
         let text = String::from_utf8(scratch.clone()).ok();
