@@ -36,7 +36,7 @@ pub(crate) fn render_with_extra<'a>(
     extra: &[Image<'a>],
 ) -> Rendered<'a> {
     let (verdicts, extra) = verdicts(messages, rules, limits, extra);
-    render_judged(messages, rules, verdicts, extra)
+    render_judged(messages.to_vec(), rules, verdicts, extra)
 }
 
 /// The verdict on every image of the messages, in order, and on the `extra` images after them:
@@ -52,9 +52,10 @@ pub(crate) fn verdicts<'a>(
 }
 
 /// Renders messages whose images are already judged: one verdict per image of `messages`, in
-/// order (a budget's withholding judges them on the whole record, then leaves some out).
+/// order (a budget's withholding judges them on the whole record, then leaves some out). The
+/// messages are taken, so that a message the rules leave as it is keeps its parts.
 pub(crate) fn render_judged<'a>(
-    messages: &[WireMessage<'a>],
+    messages: Vec<WireMessage<'a>>,
     rules: &Rules,
     verdicts: Vec<Verdict<'a>>,
     extra: Vec<Verdict<'a>>,
@@ -68,15 +69,19 @@ pub(crate) fn render_judged<'a>(
     } else {
         0
     };
-    let (hoisted, rest) = messages.split_at(leading);
-    let system = match hoisted {
-        [] => None,
-        hoisted => Some(join_system(hoisted, rules, &mut verdicts)),
+    let mut messages = messages.into_iter();
+    let system = match leading {
+        0 => None,
+        leading => Some(join_system(
+            messages.by_ref().take(leading),
+            rules,
+            &mut verdicts,
+        )),
     };
     let mut carried = Vec::new();
-    let mut rendered: Vec<(TurnRole, Vec<Part<'a>>)> = Vec::with_capacity(rest.len());
-    let mut starts = Vec::with_capacity(rest.len());
-    for (index, message) in (leading..).zip(rest) {
+    let mut rendered: Vec<(TurnRole, Vec<Part<'a>>)> = Vec::with_capacity(messages.len());
+    let mut starts = Vec::with_capacity(messages.len());
+    for (index, message) in (leading..).zip(messages) {
         let role = role_of(message.role);
         let mut parts = adapt(message, rules, &mut verdicts, &mut carried);
         let role = match (role, rules.hoists_system) {
@@ -121,7 +126,7 @@ fn join_parts<'a>(previous: &mut Vec<Part<'a>>, parts: Vec<Part<'a>>) {
 /// The leading system messages as one text, each message adapted on its own (so a blank one
 /// still says `[Empty message]`) and all joined by the join rule.
 fn join_system<'a>(
-    hoisted: &[WireMessage<'a>],
+    hoisted: impl Iterator<Item = WireMessage<'a>>,
     rules: &Rules,
     verdicts: &mut impl Iterator<Item = Verdict<'a>>,
 ) -> Text<'a> {
@@ -148,13 +153,29 @@ type Carried<'a> = (&'a str, Image<'a>);
 /// Re-builds one message's content under the provider's rules: images carried from earlier
 /// assistant turns first (in a user message), then each image as its verdict says (native,
 /// carried forward, or a marker that names the provider), and text parts that are white space
-/// only left out where the provider rejects them (blank pieces within a text part stay).
+/// only left out where the provider rejects them (blank pieces within a text part stay). A
+/// message of one text part that the rules leave as it is keeps its parts.
 fn adapt<'a>(
-    message: &WireMessage<'a>,
+    message: WireMessage<'a>,
     rules: &Rules,
     verdicts: &mut impl Iterator<Item = Verdict<'a>>,
     carried: &mut Vec<Carried<'a>>,
 ) -> Vec<Part<'a>> {
+    let as_it_is = match message.content.as_slice() {
+        // What the loop below would build from it: the same pieces, in one text part.
+        [Part::Text(text)] => {
+            let changes = (message.role == WireRole::User && !carried.is_empty())
+                || text.trims_end()
+                || text.pieces().is_empty()
+                || text.pieces().contains(&Piece::Text(""))
+                || (rules.drops_blank_text && text.is_blank());
+            !changes
+        }
+        [] | [Part::Image(_), ..] | [Part::Text(_), _, ..] => false,
+    };
+    if as_it_is {
+        return message.content;
+    }
     let mut content = Content::new();
     if message.role == WireRole::User {
         for (media_type, image) in carried.drain(..) {

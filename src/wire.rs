@@ -228,6 +228,11 @@ impl<'a> Text<'a> {
         self.trim_end = true;
     }
 
+    /// Whether the text leaves out its trailing white space.
+    pub(crate) fn trims_end(&self) -> bool {
+        self.trim_end
+    }
+
     /// Whether the text is white space only, and so no content a provider will take.
     pub(crate) fn is_blank(&self) -> bool {
         self.pieces.iter().all(Piece::is_blank)

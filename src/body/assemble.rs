@@ -142,10 +142,10 @@ pub(crate) fn assemble<'a>(
         .map(Result::is_ok)
         .collect();
     let mut rendered = match plan {
-        None => render::render_judged(&wire, rules, verdicts, extra_verdicts),
+        None => render::render_judged(wire, rules, verdicts, extra_verdicts),
         Some(plan) => {
             let (fitted, verdicts, origins) = fitted(turn, &wire, verdicts, plan);
-            let mut rendered = render::render_judged(&fitted, rules, verdicts, extra_verdicts);
+            let mut rendered = render::render_judged(fitted, rules, verdicts, extra_verdicts);
             // Each turn says which stored or live message it begins with, as in the record.
             for start in &mut rendered.starts {
                 *start = origins.get(*start).copied().unwrap_or(*start);
