@@ -4,7 +4,7 @@
 //! A body is mostly long strings (prose, tool output, base64 image data), and serde_json
 //! scans a string for characters to escape one byte at a time. This writer finds every quote,
 //! backslash and control character of a block of 64 bytes at once (eight words, one bit a
-//! byte), copies the runs between them sixteen bytes at a time, and looks each escape up in a
+//! byte), copies the runs between them 32 bytes at a time, and looks each escape up in a
 //! table; an image's checked base64 it copies without a test ([`Unescaped`]); it writes
 //! integers without a formatter. Everything else is serde_json's compact format, and anything
 //! this writer does not write itself (a map key that is not a string, an error from a value's
