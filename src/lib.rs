@@ -278,21 +278,25 @@
 //! the shared machine moved these ratios by up to 0.36: read them to the first decimal.
 //!
 //! The bytes of a body are written by the crate's own writer ([`Priced::to_json`],
-//! [`Priced::write_json`]), byte for byte what `serde_json::to_vec` writes: it tests a word of
-//! eight bytes at a time for characters to escape, looks each escape up in a table, and copies
-//! an image's checked base64 without a scan. A record is read by a fast reader in front of the
+//! [`Priced::write_json`]), byte for byte what `serde_json::to_vec` writes: it finds the
+//! quotes, backslashes and control characters of a block of 64 bytes at once (one bit a
+//! byte, so that the processor guesses wrong once a block rather than once an escape), copies
+//! the runs between them 32 bytes at a time, looks each escape up in a table, and copies an
+//! image's checked base64 without a scan. A record is read by a fast reader in front of the
 //! serde reader ([`parse_record`]), which unescapes each string once, through the writer's
 //! own loop. `conformance/benches/body_bytes.rs` (`cargo bench -p
-//! transcript-replay-conformance --bench body_bytes`; one run, 2026-12-02; higher is faster):
+//! transcript-replay-conformance --bench body_bytes`; one run, 2026-12-02, on a 2-core AMD
+//! EPYC virtual machine; higher is faster):
 //!
 //! | messages | `to_json` / `to_vec` | `write_json`, reused buffer / `to_vec` |
 //! |---:|---:|---:|
-//! | 100 | 1.445 | 1.483 |
-//! | 1,000 | 1.410 | 1.432 |
-//! | 10,000 | 1.224 | 2.454 |
+//! | 100 | 2.069 | 2.115 |
+//! | 1,000 | 1.630 | 1.612 |
+//! | 10,000 | 1.249 | 3.020 |
 //!
-//! At 10,000 messages the body is 36 MB: a fresh buffer's pages cost `to_json` as much as
-//! writing them, and a reused one does not.
+//! At 10,000 messages the body is 36 MB: a fresh buffer's pages (a page fault each 4 KB,
+//! which serde_json's own buffer pays too) cost `to_json` more than writing them, and a
+//! reused one does not.
 //!
 //! *The job* is a record's JSON text in memory to an OpenAI body's bytes: [`parse_record`],
 //! [`openai::body`] and `to_json`, against the path a runtime writes by hand (serde derive
@@ -302,8 +306,17 @@
 //!
 //! | messages | the job / by hand | what the writer gives | what the fast reader gives | the reader alone / the serde reader |
 //! |---:|---:|---:|---:|---:|
-//! | 1,000 | 1.363 (1.328 to 1.379) | 1.181 | 1.208 | 1.395 |
-//! | 10,000 | 1.263 (1.243 to 1.284) | 1.112 | 1.146 | 1.375 |
+//! | 1,000 | 1.403 (1.325 to 1.485) | 1.194 | 1.203 | 1.362 |
+//! | 10,000 | 1.296 (1.076 to 1.388) | 1.127 | 1.153 | 1.378 |
+//!
+//! *What the writer gives* is the job with `serde_json::to_vec` over the job with `to_json`;
+//! *what the fast reader gives*, the job with the serde reader alone over the job with
+//! [`parse_record`]. At 10,000 messages the crate's job spends 30% of its time in the kernel
+//! (by `perf`), mostly on the 9,100 page faults of its body's fresh pages, and the
+//! hand-written path takes as many (9,100 to 9,600): the same cost on both sides, so the
+//! ratio is lower there. Other runs of the same code gave 1.28 to 1.31 for the job at 10,000
+//! messages, and builds that differ only in code layout move it by a few hundredths: read it
+//! as 1.3.
 //!
 //! The conformance suite checks the writer's bytes against serde_json's on every provider's
 //! bodies and fragments (`conformance/tests/json_writer.rs`); the fast reader's records
@@ -335,7 +348,8 @@
 //! built, and that its estimate counts exactly its bytes and each text part whole. Run it with
 //! `bash fuzz/run.sh 600` (it installs cargo-fuzz if it is missing); CI checks that the target
 //! compiles. The last runs: 56.2 M executions in 901 s, then 17.3 M in 421 s with the estimate
-//! checks; no crash.
+//! checks, then 17.7 M in 421 s with the string loop that reads and writes a block of 64
+//! bytes at a time; no crash.
 //!
 //! # What this crate does not do
 //!
