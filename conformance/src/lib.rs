@@ -3,6 +3,7 @@
 //! - [`agent`]: real agent sessions and generated tool output, half for the text estimate's
 //!   fit and half for its check.
 //! - [`bench`](mod@bench): the figures criterion wrote, read back for the benchmarks' ratios.
+//! - [`reading`]: the property of every record text, that it reads the same whoever reads it.
 //! - [`records`]: generators of stored records for property tests, and real image headers.
 //! - [`schemas`]: validators built from the providers' official specs, trimmed and committed
 //!   under `specs/` (see `specs/SOURCES.md`), so every clone runs the schema tests with nothing
@@ -19,6 +20,7 @@ pub mod agent;
 pub mod bench;
 pub mod corpus;
 pub mod json;
+pub mod reading;
 pub mod records;
 pub mod schemas;
 pub mod streams;
