@@ -161,19 +161,9 @@ fn adapt<'a>(
     verdicts: &mut impl Iterator<Item = Verdict<'a>>,
     carried: &mut Vec<Carried<'a>>,
 ) -> Vec<Part<'a>> {
-    let as_it_is = match message.content.as_slice() {
-        // What the loop below would build from it: the same pieces, in one text part.
-        [Part::Text(text)] => {
-            let changes = (message.role == WireRole::User && !carried.is_empty())
-                || text.trims_end()
-                || text.pieces().is_empty()
-                || text.pieces().contains(&Piece::Text(""))
-                || (rules.drops_blank_text && text.is_blank());
-            !changes
-        }
-        [] | [Part::Image(_), ..] | [Part::Text(_), _, ..] => false,
-    };
-    if as_it_is {
+    // Nothing carried to put first, and the content as the builder would build it: kept.
+    let carries = message.role == WireRole::User && !carried.is_empty();
+    if !carries && Content::built(&message.content, rules.drops_blank_text) {
         return message.content;
     }
     let mut content = Content::new();

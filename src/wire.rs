@@ -228,11 +228,6 @@ impl<'a> Text<'a> {
         self.trim_end = true;
     }
 
-    /// Whether the text leaves out its trailing white space.
-    pub(crate) fn trims_end(&self) -> bool {
-        self.trim_end
-    }
-
     /// Whether the text is white space only, and so no content a provider will take.
     pub(crate) fn is_blank(&self) -> bool {
         self.pieces.iter().all(Piece::is_blank)
@@ -650,8 +645,29 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// Whether a piece goes into the text: an empty text contributes nothing.
+    fn contributes(piece: &Piece<'_>) -> bool {
+        !matches!(piece, Piece::Text(""))
+    }
+
+    /// Whether `parts` are already what pushing their pieces and images and finishing would
+    /// build: one text part, not trimmed, of pieces that all contribute, and not blank where
+    /// blank text is dropped. A renderer then keeps them rather than building them again.
+    pub(crate) fn built(parts: &[Part<'_>], drop_blank: bool) -> bool {
+        match parts {
+            [Part::Text(text)] => {
+                let rebuilt = text.trim_end
+                    || text.pieces.is_empty()
+                    || !text.pieces.iter().all(Self::contributes)
+                    || (drop_blank && text.is_blank());
+                !rebuilt
+            }
+            [] | [Part::Image(_), ..] | [Part::Text(_), _, ..] => false,
+        }
+    }
+
     pub(crate) fn push_piece(&mut self, piece: Piece<'a>) {
-        if piece != Piece::Text("") {
+        if Self::contributes(&piece) {
             self.run.push(piece);
         }
     }
