@@ -320,8 +320,10 @@
 //!
 //! The conformance suite checks the writer's bytes against serde_json's on every provider's
 //! bodies and fragments (`conformance/tests/json_writer.rs`); the fast reader's records
-//! against the serde reader's on randomly spelled and randomly broken records and a table of
-//! hostile texts (`conformance/tests/fast_reader.rs`); and the fuzz target both, on every
+//! against the serde reader's on randomly spelled and randomly broken records
+//! (`conformance/tests/fast_reader.rs`) and a table of hostile texts
+//! (`fast_reader_hostile.rs`); both directions of the string loop with every escape at every
+//! place of two blocks of 64 bytes (`string_blocks.rs`); and the fuzz target both, on every
 //! fuzzed text.
 //!
 //! `examples/scale.rs` (`cargo run --release --example scale -- 10 100 300 1000`) measures a

@@ -1,7 +1,8 @@
 //! The crate's string loops read and write a string a block of 64 bytes at a time, and the
-//! blocks change nothing: every escape, at every place of a block and across the end of one,
-//! after a clean run of any length (ASCII or not), is read by the fast reader as the serde
-//! reader reads it, and written by the writer as serde_json writes it.
+//! blocks change nothing: every escape, at every place of two blocks and across the end of
+//! one, after a clean run of every length up to 140 bytes (ASCII, or of two- or four-byte
+//! characters), is read by the fast reader as the serde reader reads it, and written by the
+//! writer as serde_json writes it.
 
 use transcript_replay::{
     openai, parse_record, parse_record_by_serde, parse_record_fast_only, Priced, Turn,
