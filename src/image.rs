@@ -44,9 +44,14 @@ pub(crate) fn is_valid_base64(data: &str) -> bool {
         1 => 0b11,
         _ => 0b1111,
     };
-    // Chunks are folded without short-circuiting so that the compiler vectorizes the check.
-    body.chunks(64)
+    // Whole chunks of 64 are folded without short-circuiting, so that the compiler
+    // vectorizes the check (a last chunk of any length in the same loop kept it from that);
+    // the few bytes after them are checked one by one.
+    let mut chunks = body.chunks_exact(64);
+    chunks
+        .by_ref()
         .all(|chunk| chunk.iter().fold(true, |valid, &b| valid & is_symbol(b)))
+        && chunks.remainder().iter().all(|&b| is_symbol(b))
         && body
             .last()
             .and_then(|&last| symbol_value(last))
@@ -86,5 +91,20 @@ mod tests {
         }
         assert_eq!((0..=255u8).filter(|&b| is_symbol(b)).count(), 64);
         assert!((0..=255u8).all(|b| is_symbol(b) == symbol_value(b).is_some()));
+    }
+
+    #[test]
+    fn a_byte_outside_the_alphabet_is_found_at_every_position_in_and_after_whole_chunks() {
+        for length in (4..=200).step_by(4) {
+            let clean = "QUJD".repeat(length / 4);
+            assert!(is_valid_base64(&clean), "length {length}");
+            for at in 0..length {
+                for bad in ["-", "_", " ", "\n", "=", "\u{e9}"] {
+                    let mut data = clean.clone();
+                    data.replace_range(at..at + 1, bad);
+                    assert!(!is_valid_base64(&data), "length {length}, {bad:?} at {at}");
+                }
+            }
+        }
     }
 }
