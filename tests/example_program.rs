@@ -641,3 +641,53 @@ fn a_live_turn_under_a_name_that_is_not_utf8_is_read_like_any_file() {
     let body = stdout_json(&output);
     assert_eq!(body["messages"][1]["content"], "Go on.");
 }
+
+/// A stream whose reader is gone: writing to it fails with a broken pipe, as it does when
+/// the program's output is piped into `head` and `head` has exited.
+#[cfg(unix)]
+fn closed_pipe() -> Stdio {
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+
+    let (reader, writer) = UnixStream::pair().unwrap();
+    drop(reader);
+    Stdio::from(OwnedFd::from(writer))
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_output_never_panics() {
+    // The usage, asked for: it cannot be written, which is an error (exit 1), not a panic.
+    let help = example()
+        .arg("--help")
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(help.status.code(), Some(1));
+    let said = String::from_utf8(help.stderr).unwrap();
+    assert!(said.contains("cannot write the output"), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+
+    // The usage after bad arguments, on a closed standard error: still exit 2.
+    let bad = example()
+        .arg("--frobnicate")
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+
+    // A replayed record, on a closed standard output: exit 1.
+    let record = temp_file(
+        "closed-output.json",
+        br#"[{"role":"user","blocks":[{"type":"text","text":"hi"}]}]"#,
+    );
+    let replayed = example()
+        .arg(&record)
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(replayed.status.code(), Some(1));
+    assert!(!String::from_utf8(replayed.stderr)
+        .unwrap()
+        .contains("panicked"));
+}

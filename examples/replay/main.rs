@@ -332,12 +332,17 @@ fn run(options: &Options) -> Result<(), String> {
 
 fn main() -> ExitCode {
     match parse_args(std::env::args_os().skip(1)) {
-        Ok(Args::Help) => {
-            print!("{USAGE}");
-            ExitCode::SUCCESS
-        }
+        // Written, not printed: `print!` panics when its stream is a closed pipe.
+        Ok(Args::Help) => match io::stdout().write_all(USAGE.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                let _ = writeln!(io::stderr(), "replay: cannot write the output: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Err(problem) => {
-            eprint!("replay: {problem}\n\n{USAGE}");
+            // Standard error may be closed; the exit status still says what went wrong.
+            let _ = write!(io::stderr(), "replay: {problem}\n\n{USAGE}");
             ExitCode::from(2)
         }
         Ok(Args::Run(options)) => match run(&options) {
