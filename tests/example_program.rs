@@ -654,19 +654,32 @@ fn closed_pipe() -> Stdio {
     Stdio::from(OwnedFd::from(writer))
 }
 
+/// The example run with `arg`, its standard output a [`closed_pipe`]: its exit status, and
+/// what it said on standard error.
+#[cfg(unix)]
+fn on_a_closed_output(arg: &std::ffi::OsStr) -> (Option<i32>, String) {
+    let output = example().arg(arg).stdout(closed_pipe()).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
 #[cfg(unix)]
 #[test]
 fn a_closed_output_never_panics() {
-    // The usage, asked for: it cannot be written, which is an error (exit 1), not a panic.
-    let help = example()
-        .arg("--help")
-        .stdout(closed_pipe())
-        .output()
-        .unwrap();
-    assert_eq!(help.status.code(), Some(1));
-    let said = String::from_utf8(help.stderr).unwrap();
-    assert!(said.contains("cannot write the output"), "{said}");
-    assert!(!said.contains("panicked"), "{said}");
+    // The usage asked for, and a replayed record: neither can be written, which is an error
+    // (exit 1) that says so, not a panic.
+    let record = temp_file(
+        "closed-output.json",
+        br#"[{"role":"user","blocks":[{"type":"text","text":"hi"}]}]"#,
+    );
+    for arg in ["--help".as_ref(), record.as_os_str()] {
+        let (code, said) = on_a_closed_output(arg);
+        assert_eq!(code, Some(1), "{arg:?}: {said}");
+        assert!(said.contains("cannot write the output"), "{arg:?}: {said}");
+        assert!(!said.contains("panicked"), "{arg:?}: {said}");
+    }
 
     // The usage after bad arguments, on a closed standard error: still exit 2.
     let bad = example()
@@ -675,19 +688,4 @@ fn a_closed_output_never_panics() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-
-    // A replayed record, on a closed standard output: exit 1.
-    let record = temp_file(
-        "closed-output.json",
-        br#"[{"role":"user","blocks":[{"type":"text","text":"hi"}]}]"#,
-    );
-    let replayed = example()
-        .arg(&record)
-        .stdout(closed_pipe())
-        .output()
-        .unwrap();
-    assert_eq!(replayed.status.code(), Some(1));
-    assert!(!String::from_utf8(replayed.stderr)
-        .unwrap()
-        .contains("panicked"));
 }

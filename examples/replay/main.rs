@@ -325,33 +325,36 @@ fn run(options: &Options) -> Result<(), String> {
             }
         }
     };
-    written
-        .and_then(|()| out.flush())
-        .map_err(|error| format!("cannot write the output: {error}"))
+    written.and_then(|()| out.flush()).map_err(cannot_write)
+}
+
+/// What a failed write of the output says, the usage's included.
+fn cannot_write(error: io::Error) -> String {
+    format!("cannot write the output: {error}")
 }
 
 fn main() -> ExitCode {
-    match parse_args(std::env::args_os().skip(1)) {
-        // Written, not printed: `print!` panics when its stream is a closed pipe.
-        Ok(Args::Help) => match io::stdout().write_all(USAGE.as_bytes()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                let _ = writeln!(io::stderr(), "replay: cannot write the output: {error}");
-                ExitCode::FAILURE
-            }
-        },
+    // Written, never printed: `print!` panics when its stream is a closed pipe.
+    let ran = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Args::Help) => {
+            let mut out = io::stdout().lock();
+            out.write_all(USAGE.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(cannot_write)
+        }
         Err(problem) => {
             // Standard error may be closed; the exit status still says what went wrong.
             let _ = write!(io::stderr(), "replay: {problem}\n\n{USAGE}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
-        Ok(Args::Run(options)) => match run(&options) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(problem) => {
-                // Standard error may be closed too; there is nowhere left to report that.
-                let _ = writeln!(io::stderr(), "replay: {problem}");
-                ExitCode::FAILURE
-            }
-        },
+        Ok(Args::Run(options)) => run(&options),
+    };
+    match ran {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problem) => {
+            // Standard error may be closed too; there is nowhere left to report that.
+            let _ = writeln!(io::stderr(), "replay: {problem}");
+            ExitCode::FAILURE
+        }
     }
 }
