@@ -196,7 +196,7 @@
 //! - **Every turn reuses the last**: a longer record's body keeps every byte of the shorter
 //!   one's before its last turn (`conformance/tests/append_stability.rs`); the withheld images
 //!   are always the newest that fit, only grow, and change once per step
-//!   (`conformance/tests/image_withholding.rs`); breakpoints are at most 3 and let a simulated
+//!   (`conformance/tests/image_withholding.rs`); breakpoints are at most 3 (4 with a round in flight) and let a simulated
 //!   Anthropic cache serve at least 95% of the history (`conformance/tests/prompt_cache.rs`).
 //! - **Replies become records**: each provider's documented example responses read into the
 //!   exact stored message, and content the record cannot hold is an error that says where

@@ -93,7 +93,9 @@ pub enum Block {
         id: String,
         /// The tool's name.
         name: String,
-        /// The tool's input, as the exact JSON text it was stored as; replayed verbatim.
+        /// The tool's input, as the exact JSON text it was stored as; replayed verbatim when
+        /// it is stored as a string, without the white space between its tokens when it is
+        /// stored as a JSON value ([`ToolInput`]).
         input: ToolInput,
     },
     /// What a tool call returned.
@@ -344,9 +346,12 @@ impl Block {
 ///
 /// Runtimes store a call's arguments either as a JSON string holding JSON text
 /// (`"input": "{\"path\":\"a.rs\"}"`, what OpenAI returns) or as the JSON value itself
-/// (`"input": {"path": "a.rs"}`, what Anthropic and Gemini return). Both read; replay uses
-/// the text as it was stored, byte for byte (for a value: its text in the record, white
-/// space included), and writing the record back keeps the form.
+/// (`"input": {"path": "a.rs"}`, what Anthropic and Gemini return). Both read, and writing
+/// the record back keeps the form and the text as stored. Replay writes a string input byte
+/// for byte, and a value's text without the white space between its tokens
+/// ([`CompactJson`](crate::CompactJson)), so the bytes the model reads do not depend on how
+/// the store was formatted. A reply's JSON input is stored compacted already
+/// ([`Reply`](crate::Reply)).
 ///
 /// ```
 /// use transcript_replay::{parse_record, Block};
@@ -397,6 +402,14 @@ impl ToolInput {
         ToolInput {
             text,
             json_value: true,
+        }
+    }
+
+    /// Removes the white space between the tokens of an input stored as a JSON value, by
+    /// [`CompactJson`](crate::CompactJson)'s rule; a string input is left as it is.
+    pub(crate) fn compact(&mut self) {
+        if self.json_value && self.text.bytes().any(|byte| byte.is_ascii_whitespace()) {
+            self.text = crate::wire::CompactJson(&self.text).to_string();
         }
     }
 

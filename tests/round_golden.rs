@@ -315,6 +315,96 @@ fn a_blind_model_gets_each_tool_image_as_the_marker() {
 }
 
 #[test]
+fn gemini_parts_with_a_signature_go_back_as_they_came_whole_and_streamed() {
+    // A thought in two increments, then a text part that carries a signature (Gemini sends a
+    // signature on the part it belongs to, also on a text part or an empty one), then more
+    // text, then a call: the signed part is never joined with the parts around it.
+    let events = [
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Plan","thought":true}]}}]}"#,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"text":" it.","thought":true}]}}]}"#,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Reading", "thoughtSignature":"c2lnLTE="}]}}]}"#,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"text":" now."}]}}]}"#,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"","thoughtSignature":"c2lnLTI="}]}}]}"#,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"ls","args":{}}}]},"finishReason":"STOP"}]}"#,
+    ];
+    let stream: String = events
+        .iter()
+        .map(|event| format!("data: {event}\r\n\r\n"))
+        .collect();
+    let mut reader = Provider::Gemini.stream();
+    reader.feed(stream.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    let whole = Provider::Gemini
+        .read_reply(concat!(
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Plan it.","thought":true},"#,
+            r#"{"text":"Reading", "thoughtSignature":"c2lnLTE="},{"text":" now."},"#,
+            r#"{"text":"","thoughtSignature":"c2lnLTI="},{"functionCall":{"name":"ls","args":{}}}]},"finishReason":"STOP"}]}"#,
+        ))
+        .unwrap();
+    assert_eq!(streamed, whole);
+    let history = [StoredMessage::user("List.")];
+    let outputs = [ToolOutput::ok("made_0_0", "a")];
+    for reply in [&streamed, &whole] {
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .round(reply, &outputs);
+        let body = body(Provider::Gemini, &turn);
+        assert!(
+            body.contains(concat!(
+                r#"{"role":"model","parts":[{"text":"Plan it.","thought":true},"#,
+                r#"{"text":"Reading", "thoughtSignature":"c2lnLTE="},{"text":" now."},"#,
+                r#"{"text":"","thoughtSignature":"c2lnLTI="},{"functionCall":{"name":"ls","args":{}}}]}"#,
+            )),
+            "{body}"
+        );
+    }
+}
+
+#[test]
+fn with_a_round_and_a_long_history_caching_uses_all_four_breakpoints_and_no_more() {
+    // 30 stored messages: more than the 21 blocks after which the history takes a second
+    // breakpoint; with S and the last result, that is the 4 Anthropic allows.
+    let history: Vec<StoredMessage> = (0..30)
+        .map(|n| match n % 2 {
+            0 => StoredMessage::user(format!("Question {n}.")),
+            _ => StoredMessage::assistant(format!("Answer {n}.")),
+        })
+        .chain([StoredMessage::user("Do two things.")])
+        .collect();
+    let tools = tools();
+    for (provider, mark) in [
+        (
+            Provider::Anthropic,
+            r#""cache_control":{"type":"ephemeral"}"#,
+        ),
+        (Provider::Bedrock, r#"{"cachePoint":{"type":"default"}}"#),
+    ] {
+        let (_, reply, [read, ls]) = REPLIES
+            .into_iter()
+            .find(|(p, _, _)| *p == provider)
+            .unwrap();
+        let reply = provider.read_reply(reply).unwrap();
+        let outputs = [ToolOutput::ok(read, "out-a"), ToolOutput::ok(ls, "out-b")];
+        let turn = Turn::new(&history)
+            .instructions("Be brief.")
+            .without_preamble()
+            .tools(&tools)
+            .round(&reply, &outputs)
+            .cache(Cache::FiveMinutes);
+        assert_eq!(body(provider, &turn).matches(mark).count(), 4, "{provider}");
+        let without_round = Turn::new(&history)
+            .instructions("Be brief.")
+            .without_preamble()
+            .cache(Cache::FiveMinutes);
+        assert_eq!(
+            body(provider, &without_round).matches(mark).count(),
+            3,
+            "{provider}"
+        );
+    }
+}
+
+#[test]
 fn with_caching_only_the_last_rounds_last_result_carries_a_breakpoint() {
     let history = [StoredMessage::user("Do two things.")];
     let tools = tools();

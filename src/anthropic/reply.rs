@@ -26,8 +26,8 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 /// the [`Reply`]: the stored message of the assistant's turn and why it stopped.
 ///
 /// Each block of `content` becomes one block, in order: `text` as `text`; `thinking` as
-/// `reasoning`; `tool_use` as `tool_use`, with its id, name and `input` stored as the exact
-/// JSON text the reply carried (an `input` that is no JSON object is an error). `usage`
+/// `reasoning`; `tool_use` as `tool_use`, with its id, name and `input` stored as the JSON
+/// text the reply carried without the white space between its tokens (an `input` that is no JSON object is an error). `usage`
 /// becomes [`TokenUsage`](crate::TokenUsage) field for field (`input_tokens`,
 /// `output_tokens`, `cache_creation_input_tokens`, `cache_read_input_tokens`); a count sent
 /// as `null` is no count. `stop_reason` becomes the [`StopReason`] of the same name
@@ -55,7 +55,7 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 /// let reply = anthropic::read_reply(reply)?;
 /// assert_eq!(reply.message.blocks[0], Block::reasoning("Need the file."));
 /// let Block::ToolUse { input, .. } = &reply.message.blocks[1] else { unreachable!() };
-/// assert_eq!(input.as_str(), r#"{"path": "a.rs"}"#);
+/// assert_eq!(input.as_str(), r#"{"path":"a.rs"}"#);
 /// assert_eq!(reply.message.usage.map(|usage| usage.cache_read_input_tokens), Some(12));
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```

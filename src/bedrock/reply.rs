@@ -29,7 +29,7 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 ///
 /// Each block of `output.message.content` becomes one block, in order: `text` as `text`;
 /// `reasoningContent.reasoningText` as `reasoning`; `toolUse` as `tool_use`, with its
-/// `toolUseId`, name and `input` stored as the exact JSON text the reply carried; `image` as
+/// `toolUseId`, name and `input` stored as the JSON text the reply carried, compacted; `image` as
 /// `image` (`image/{format}`, its base64 bytes). `usage` becomes
 /// [`TokenUsage`](crate::TokenUsage): `inputTokens`, `outputTokens`, `cacheWriteInputTokens`
 /// and `cacheReadInputTokens`; a count sent as `null` is no count. `stopReason` becomes the
@@ -59,7 +59,7 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 /// assert_eq!(reply.message.blocks[0], Block::text("Reading it."));
 /// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// let Block::ToolUse { input, .. } = &reply.message.blocks[1] else { unreachable!() };
-/// assert_eq!(input.as_str(), r#"{"path": "a.rs"}"#);
+/// assert_eq!(input.as_str(), r#"{"path":"a.rs"}"#);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
 pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {

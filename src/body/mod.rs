@@ -344,10 +344,15 @@ impl<'a> Turn<'a> {
     /// Asks for prompt-cache breakpoints, kept for the given time, where the provider takes
     /// them (Anthropic's `cache_control`): on the system text S, at the end of the history,
     /// and 21 blocks before that end, so that a turn which added up to 40 blocks still finds
-    /// what the previous turn wrote within the 20 blocks each breakpoint looks back over. At
-    /// most 3 of the 4 breakpoints a request may carry, leaving one for the caller's tool
-    /// definitions. Bedrock gets `cachePoint` blocks at the same places. OpenAI and Gemini
-    /// cache a request's prefix by themselves: for them this changes nothing.
+    /// what the previous turn wrote within the 20 blocks each breakpoint looks back over.
+    /// Without a round in flight that is at most 3 of the 4 breakpoints a request may carry,
+    /// leaving one for the caller's tool definitions. With a round, the last tool result of
+    /// the last round carries one more, so that each request of the turn reads the one before
+    /// it from the cache: all 4 are then used when the history is longer than 21 blocks, and
+    /// a breakpoint of the caller's own would be a fifth, which Anthropic refuses ("A maximum
+    /// of 4 blocks with cache_control may be provided"). Bedrock gets `cachePoint` blocks at
+    /// the same places. OpenAI and Gemini cache a request's prefix by themselves: for them
+    /// this changes nothing.
     ///
     /// `conformance/tests/prompt_cache.rs` simulates Anthropic's documented cache on agent
     /// conversations of 60 turns, each adding up to 40 blocks (tool rounds, some with
@@ -574,7 +579,7 @@ impl<'a> Turn<'a> {
     ///     "stop_reason": "end_turn", "usage": {"input_tokens": 20, "output_tokens": 2}}"#).unwrap();
     /// let stored = Turn::new(&history).round(&call, &outputs).store_turn(&last)?;
     /// assert_eq!(stored.blocks, [
-    ///     Block::tool_use("toolu_1", "read", transcript_replay::ToolInput::json(r#"{"path": "a.rs"}"#).unwrap()),
+    ///     Block::tool_use("toolu_1", "read", transcript_replay::ToolInput::json(r#"{"path":"a.rs"}"#).unwrap()),
     ///     Block::tool_result("toolu_1", "read", ""),
     ///     Block::text("Yes."),
     /// ]);

@@ -32,7 +32,7 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 /// `tool_use`, with the call's `id` (or, on models that give none, one the crate makes:
 /// `made_0_{k}` for the reply's `k`-th call, stable for the same reply, marked by the prefix
 /// `made_` so it is never mistaken for the provider's), its name, and `args` stored as the
-/// exact JSON text the reply carried (`{}` when it has none; `args` that are no JSON object
+/// JSON text the reply carried, compacted (`{}` when it has none; `args` that are no JSON object
 /// are an error); `inlineData` (an image the model made) as `image`. `usageMetadata` becomes
 /// [`TokenUsage`](crate::TokenUsage): `promptTokenCount`, `candidatesTokenCount` plus
 /// `thoughtsTokenCount` (both billed as output), and `cachedContentTokenCount` as cache
@@ -65,7 +65,7 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 /// let reply = gemini::read_reply(reply)?;
 /// assert_eq!(reply.message.blocks[0], Block::reasoning("Need the file."));
 /// let Block::ToolUse { id, input, .. } = &reply.message.blocks[1] else { unreachable!() };
-/// assert_eq!((id.as_str(), input.as_str()), ("made_0_0", r#"{"path": "a.rs"}"#));
+/// assert_eq!((id.as_str(), input.as_str()), ("made_0_0", r#"{"path":"a.rs"}"#));
 /// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```

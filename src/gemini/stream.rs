@@ -58,13 +58,9 @@ const LOOSE_LIMIT: usize = 1 << 20;
 /// A part kept for the round in flight.
 #[derive(Debug)]
 enum Native {
-    /// Text (or a thought), whose increments join, with the signature that came with it.
-    Text {
-        text: String,
-        thought: bool,
-        signature: Option<String>,
-    },
-    /// Any other part, as it came.
+    /// Text (or a thought) without a signature, whose increments join.
+    Text { text: String, thought: bool },
+    /// Any other part, and every part with a signature, as it came.
     Raw(Box<RawValue>),
 }
 
@@ -72,7 +68,7 @@ enum Native {
 struct Stream {
     parts: Parts,
     /// The model's parts as Gemini takes them back in the round in flight: adjacent text
-    /// increments joined, each thought signature kept on the part it came with.
+    /// increments without a signature joined, every other part as it came.
     native: Vec<Native>,
     counts: Counts,
     finish: Option<String>,
@@ -125,11 +121,14 @@ struct TextPart<'a> {
 }
 
 impl Stream {
-    /// Keeps a part for the round in flight: a text increment joins the text part before it
-    /// when both are of one kind and that one carries no signature yet; an empty text with no
-    /// signature adds nothing.
+    /// Keeps a part for the round in flight: a text increment without a signature joins the
+    /// unsigned text part before it when both are of one kind; a part with a
+    /// `thoughtSignature` is kept as it came, never joined with its neighbours (Gemini
+    /// validates a signature against the part it was sent on: "Function call is missing a
+    /// thought_signature", <https://ai.google.dev/gemini-api/docs/thought-signatures>); an
+    /// empty text with no signature adds nothing.
     fn keep(&mut self, text: Option<&TextPart<'_>>, raw: &RawValue) {
-        let Some(part) = text else {
+        let Some(part) = text.filter(|part| part.thought_signature.is_none()) else {
             self.native.push(Native::Raw(raw.to_owned()));
             return;
         };
@@ -137,22 +136,19 @@ impl Stream {
         if let Some(Native::Text {
             text,
             thought: last_thought,
-            signature: signature @ None,
         }) = self.native.last_mut()
         {
             if *last_thought == thought {
                 text.push_str(&part.text);
-                signature.clone_from(&part.thought_signature);
                 return;
             }
         }
-        if part.text.is_empty() && part.thought_signature.is_none() {
+        if part.text.is_empty() {
             return;
         }
         self.native.push(Native::Text {
             text: part.text.clone().into_owned(),
             thought,
-            signature: part.thought_signature.clone(),
         });
     }
 
@@ -306,21 +302,11 @@ impl Events for Stream {
             .iter()
             .filter_map(|part| match part {
                 Native::Raw(raw) => Some(raw.clone()),
-                Native::Text {
-                    text,
-                    thought,
-                    signature,
-                } => {
+                Native::Text { text, thought } => {
                     let mut fields = Map::new();
                     fields.insert("text".to_owned(), Value::from(text.as_str()));
                     if *thought {
                         fields.insert("thought".to_owned(), Value::Bool(true));
-                    }
-                    if let Some(signature) = signature {
-                        fields.insert(
-                            "thoughtSignature".to_owned(),
-                            Value::from(signature.as_str()),
-                        );
                     }
                     serde_json::value::to_raw_value(&fields).ok()
                 }

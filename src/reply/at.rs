@@ -62,7 +62,7 @@ pub struct ReplyError {
 
 impl ReplyError {
     /// The path of the value in the response body, such as `candidates[0].content.parts[2]`;
-    /// empty for the body itself.
+    /// `"the body"` for the body itself.
     ///
     /// ```
     /// let error = transcript_replay::gemini::read_reply("[]").unwrap_err();

@@ -28,6 +28,12 @@ pub(crate) use self::at::{object_input, At};
 /// - **The stop reason** is the provider's, normalized ([`StopReason`]); a reply that calls a
 ///   tool stops for [`ToolUse`](StopReason::ToolUse) whenever the provider's word is its
 ///   ordinary end.
+/// - **JSON inputs are stored compacted**: a tool input the provider sends as a JSON value
+///   (Anthropic, Gemini, Bedrock) is stored without the white space between its tokens
+///   ([`CompactJson`](crate::CompactJson)'s rule; strings, their escapes and the spelling of
+///   numbers stay as sent), so the same response stores the same bytes whether it was
+///   pretty-printed, compact or streamed, and [`write_record`](crate::write_record) writes it
+///   on one line (`conformance/tests/reply_bytes.rs`).
 /// - **Inputs cut short are flagged**: a tool input that is not complete JSON (a reply cut off
 ///   by its token limit mid-call) keeps its exact text, is stored as a string, and its call's
 ///   id is in [`incomplete_calls`](Reply::incomplete_calls), so a runtime does not run it.
@@ -103,6 +109,11 @@ impl Reply {
                         if input.is_json_value() {
                             *input = ToolInput::from(input.as_str());
                         }
+                    } else if input.is_json_value() {
+                        // Stored without the white space between its tokens, so that the
+                        // same reply, pretty-printed or compact, whole or streamed, stores the
+                        // same bytes, and a record is written on one line.
+                        input.compact();
                     }
                 }
                 Block::Text { .. }
