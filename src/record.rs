@@ -126,14 +126,25 @@ pub enum Block {
 
 /// Token counts stored with a message.
 ///
-/// The two cache counts are optional in the record and default to 0; a count of 0 is not
-/// written back.
+/// The two cache counts and `context_tokens` are optional in the record and default to 0; a
+/// count of 0 is not written back.
+///
+/// A stored turn ([`Turn::store_turn`](crate::Turn::store_turn)) made of several requests
+/// (a tool round each) keeps the sums of their counts, which is what the turn cost, and
+/// `context_tokens`, the context the turn ended with: the input of its last request with the
+/// cache reads and writes included, whichever way the provider counts them. A runtime that
+/// shows "context used", or decides when to compact, reads `context_tokens`, not the sums.
 ///
 /// ```
 /// use transcript_replay::TokenUsage;
 ///
 /// let usage: TokenUsage = serde_json::from_str(r#"{"input_tokens": 10, "output_tokens": 5}"#)?;
-/// assert_eq!(usage.cache_read_input_tokens, 0);
+/// assert_eq!((usage.cache_read_input_tokens, usage.context_tokens), (0, 0));
+/// let turn: TokenUsage = serde_json::from_str(
+///     r#"{"input_tokens": 210, "output_tokens": 40, "context_tokens": 120}"#,
+/// )?;
+/// assert_eq!(turn.context_tokens, 120);
+/// assert_eq!(serde_json::to_string(&turn)?, r#"{"input_tokens":210,"output_tokens":40,"context_tokens":120}"#);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -148,6 +159,11 @@ pub struct TokenUsage {
     /// Tokens read from the provider's prompt cache.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_read_input_tokens: u64,
+    /// The context the turn ended with: the input tokens of the turn's last request, cache
+    /// reads and writes included. Set by [`Turn::store_turn`](crate::Turn::store_turn); 0
+    /// (and not written) when unknown.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub context_tokens: u64,
 }
 
 // serde's `skip_serializing_if` takes a path to a function of `&T`.

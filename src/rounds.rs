@@ -273,6 +273,9 @@ pub(crate) fn stored(
         }));
     }
     add_usage(last);
+    if let (Some(sum), Some(counts)) = (usage.as_mut(), last.message.usage) {
+        sum.context_tokens = context_tokens(provider, &counts);
+    }
     blocks.extend(last.message.blocks.iter().map(|block| match block {
         Block::ToolUse { id, name, input } => Block::ToolUse {
             id: remade(id, rounds.len()),
@@ -290,6 +293,30 @@ pub(crate) fn stored(
         usage,
         timestamp: None,
     })
+}
+
+/// The context a request used, from the usage its reply gave: its input tokens with the cache
+/// reads and writes included, whichever way the provider counts them.
+///
+/// - Anthropic counts `input_tokens` apart from `cache_creation_input_tokens` and
+///   `cache_read_input_tokens` ("the total input tokens is the sum of the three",
+///   <https://docs.claude.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance>).
+/// - Bedrock likewise reports `inputTokens` apart from `cacheReadInputTokens` and
+///   `cacheWriteInputTokens` (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html>;
+///   a runtime that read `inputTokens` as the inclusive total undercounted:
+///   <https://github.com/anomalyco/opencode/pull/38427>).
+/// - OpenAI (Chat `prompt_tokens`, Responses `input_tokens`) and Gemini (`promptTokenCount`)
+///   count cached tokens inside the input; they report no cache writes.
+pub(crate) fn context_tokens(provider: Provider, usage: &TokenUsage) -> u64 {
+    let cache = usage
+        .cache_read_input_tokens
+        .saturating_add(usage.cache_creation_input_tokens);
+    match provider {
+        Provider::Anthropic | Provider::Bedrock => usage.input_tokens.saturating_add(cache),
+        Provider::OpenAi | Provider::OpenAiResponses | Provider::Gemini => usage
+            .input_tokens
+            .saturating_add(usage.cache_creation_input_tokens),
+    }
 }
 
 /// An id the crate made (`made_{r}_{k}`), made again for round `round`; any other id as it is.

@@ -66,7 +66,7 @@ fn rounds_and_tools_go_in_the_body_after_the_live_turn() {
 }
 
 #[test]
-fn store_turn_prints_the_one_stored_message_without_a_model() {
+fn store_turn_prints_the_one_stored_message_without_a_model_with_the_context_it_ended_with() {
     let [_, _, reply, outputs, last] = files("store");
     let output = run(
         &[
@@ -88,7 +88,7 @@ fn store_turn_prints_the_one_stored_message_without_a_model() {
             {"type": "tool_result", "tool_use_id": "toolu_1", "tool_name": "read", "output": "fn main() {}", "is_error": false},
             {"type": "image", "media_type": "image/png", "data": "iVBORw0KGgo="},
             {"type": "text", "text": "It has a main."}
-        ], "usage": {"input_tokens": 30, "output_tokens": 9}})
+        ], "usage": {"input_tokens": 30, "output_tokens": 9, "context_tokens": 20}})
     );
 }
 

@@ -33,6 +33,7 @@ fn usage(input: u64, output: u64, creation: u64, read: u64) -> Option<TokenUsage
         output_tokens: output,
         cache_creation_input_tokens: creation,
         cache_read_input_tokens: read,
+        context_tokens: 0,
     })
 }
 

@@ -1,6 +1,6 @@
 //! At the end of a turn, its rounds and final reply become one stored assistant message:
 //! every block in order, each result right after its call with the call's name, the output's
-//! images after it, usage summed, no signature or encrypted state; ids the crate made are
+//! images after it, usage summed with the context the turn ended with, no signature or encrypted state; ids the crate made are
 //! unique in the turn and marked as made; and from the next turn on, the turn replays as
 //! prose.
 
@@ -67,6 +67,8 @@ fn the_turn_becomes_one_message_each_result_after_its_call() {
             output_tokens: 19,
             cache_creation_input_tokens: 80,
             cache_read_input_tokens: 230,
+            // The last request's input, with its cache reads: the context the turn ended with.
+            context_tokens: 320,
         })
     );
     let text = serde_json::to_string(&stored).unwrap();
@@ -169,4 +171,66 @@ fn the_final_reply_must_be_the_rounds_provider() {
         error.to_string(),
         "round 1 is a reply of Bedrock, and the request goes to Anthropic: a reply's own content goes back only to its provider"
     );
+}
+
+#[test]
+fn context_tokens_is_the_last_requests_input_with_its_cache_however_the_provider_counts_it() {
+    // (provider, a reply calling a tool, the last reply, the context the turn ended with):
+    // Anthropic and Bedrock count cache reads and writes apart from the input; OpenAI and
+    // Gemini count cached tokens inside it.
+    let cases = [
+        (
+            Provider::Anthropic,
+            r#"{"content":[{"type":"tool_use","id":"c1","name":"ls","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":900,"output_tokens":10}}"#,
+            r#"{"content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":3,"cache_creation_input_tokens":30,"cache_read_input_tokens":950}}"#,
+            1000,
+        ),
+        (
+            Provider::Bedrock,
+            r#"{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"c1","name":"ls","input":{}}}]}},"stopReason":"tool_use","usage":{"inputTokens":900,"outputTokens":10,"totalTokens":910}}"#,
+            r#"{"output":{"message":{"role":"assistant","content":[{"text":"Done."}]}},"stopReason":"end_turn","usage":{"inputTokens":20,"outputTokens":3,"totalTokens":1003,"cacheReadInputTokens":950,"cacheWriteInputTokens":30}}"#,
+            1000,
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"ls","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":900,"completion_tokens":10}}"#,
+            r#"{"choices":[{"message":{"role":"assistant","content":"Done."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":950}}}"#,
+            1000,
+        ),
+        (
+            Provider::OpenAiResponses,
+            r#"{"status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"c1","name":"ls","arguments":"{}","status":"completed"}],"usage":{"input_tokens":900,"output_tokens":10,"total_tokens":910}}"#,
+            r#"{"status":"completed","output":[{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Done.","annotations":[]}]}],"usage":{"input_tokens":1000,"output_tokens":3,"total_tokens":1003,"input_tokens_details":{"cached_tokens":950}}}"#,
+            1000,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"ls","args":{}}}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":900,"candidatesTokenCount":10}}"#,
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Done."}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":3,"cachedContentTokenCount":950}}"#,
+            1000,
+        ),
+    ];
+    let history = [StoredMessage::user("List.")];
+    let tools = [Tool::new("ls", "", r#"{"type":"object"}"#).unwrap()];
+    for (provider, call, last, context) in cases {
+        let call = provider.read_reply(call).unwrap();
+        let last = provider.read_reply(last).unwrap();
+        let outputs = [ToolOutput::ok("c1", "a.rs")];
+        let stored = Turn::new(&history)
+            .tools(&tools)
+            .round(&call, &outputs)
+            .store_turn(&last)
+            .unwrap();
+        let usage = stored.usage.unwrap();
+        assert_eq!(usage.context_tokens, context, "{provider}");
+        // The sums stay: what the turn cost.
+        assert!(usage.input_tokens >= 920, "{provider}: {usage:?}");
+        // In the record: written, and read back.
+        let file = transcript_replay::write_record(std::slice::from_ref(&stored));
+        assert!(
+            file.contains(&format!(r#""context_tokens":{context}}}"#)),
+            "{file}"
+        );
+        assert_eq!(transcript_replay::parse_record(&file).unwrap(), [stored]);
+    }
 }

@@ -164,17 +164,24 @@ pub fn message_of(block: impl Strategy<Value = Block>) -> impl Strategy<Value = 
     (
         role(),
         proptest::collection::vec(block, 0..6),
-        proptest::option::of((any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>())),
+        proptest::option::of((
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            prop_oneof![Just(0u64), any::<u64>()],
+        )),
         proptest::option::of(text()),
     )
         .prop_map(|(role, blocks, usage, timestamp)| StoredMessage {
             role,
             blocks,
-            usage: usage.map(|(input, output, creation, read)| TokenUsage {
+            usage: usage.map(|(input, output, creation, read, context)| TokenUsage {
                 input_tokens: input,
                 output_tokens: output,
                 cache_creation_input_tokens: creation,
                 cache_read_input_tokens: read,
+                context_tokens: context,
             }),
             timestamp,
         })
@@ -285,6 +292,7 @@ pub fn agent_record(messages: usize) -> Vec<StoredMessage> {
                     output_tokens: 90,
                     cache_creation_input_tokens: 0,
                     cache_read_input_tokens: 1_536,
+                    context_tokens: 0,
                 }),
                 timestamp: Some("2026-08-13T10:00:04Z".into()),
             }

@@ -222,6 +222,7 @@ impl Speller {
                         usage.cache_creation_input_tokens,
                     ),
                     ("cache_read_input_tokens", usage.cache_read_input_tokens),
+                    ("context_tokens", usage.context_tokens),
                 ] {
                     if count != 0 || self.below(2) == 0 {
                         fields.push((key, count));

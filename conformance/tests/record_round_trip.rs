@@ -62,6 +62,7 @@ fn every_field_survives_a_round_trip_and_absent_ones_stay_absent() {
                     output_tokens: 5,
                     cache_creation_input_tokens: 0,
                     cache_read_input_tokens: 3,
+                    context_tokens: 0,
                 }),
                 timestamp: Some("2026-08-13T10:00:00+02:00".into()),
             },

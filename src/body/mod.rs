@@ -557,7 +557,9 @@ impl<'a> Turn<'a> {
     /// The one stored message the turn becomes, once `last` (the reply that called no more
     /// tools) has come: every block of every round's reply and of `last`, in order, each tool
     /// call followed by its result (its name from the call, whether it failed from the
-    /// output, the output's images after it as `image` blocks), and the usage summed. No
+    /// output, the output's images after it as `image` blocks), and the usage summed (what
+    /// the turn cost) with [`context_tokens`](crate::TokenUsage::context_tokens) set to the
+    /// context the turn ended with: `last`'s input, cache reads and writes included. No
     /// signature or encrypted reasoning is stored: from the next turn on, the turn replays as
     /// prose. Ids the crate made for calls that came without one are made again with each
     /// round's number (`made_{round}_{k}`), so that they are unique in the stored turn.
@@ -583,7 +585,8 @@ impl<'a> Turn<'a> {
     ///     Block::tool_result("toolu_1", "read", ""),
     ///     Block::text("Yes."),
     /// ]);
-    /// assert_eq!(stored.usage.map(|usage| (usage.input_tokens, usage.output_tokens)), Some((30, 7)));
+    /// let usage = stored.usage.unwrap();
+    /// assert_eq!((usage.input_tokens, usage.output_tokens, usage.context_tokens), (30, 7, 20));
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
     pub fn store_turn(&self, last: &Reply) -> Result<StoredMessage, BodyError> {

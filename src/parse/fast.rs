@@ -309,11 +309,13 @@ impl<'a> Reader<'a> {
         let mut output = None;
         let mut creation = None;
         let mut read = None;
+        let mut context = None;
         self.object(|reader, key| match key {
             "input_tokens" => put(&mut input, reader.count()?),
             "output_tokens" => put(&mut output, reader.count()?),
             "cache_creation_input_tokens" => put(&mut creation, reader.count()?),
             "cache_read_input_tokens" => put(&mut read, reader.count()?),
+            "context_tokens" => put(&mut context, reader.count()?),
             _ => reader.skip_value(),
         })?;
         Some(TokenUsage {
@@ -321,6 +323,7 @@ impl<'a> Reader<'a> {
             output_tokens: output?,
             cache_creation_input_tokens: creation.unwrap_or(0),
             cache_read_input_tokens: read.unwrap_or(0),
+            context_tokens: context.unwrap_or(0),
         })
     }
 

@@ -405,6 +405,8 @@ struct UsageFields {
     cache_creation_input_tokens: u64,
     #[serde(default)]
     cache_read_input_tokens: u64,
+    #[serde(default)]
+    context_tokens: u64,
 }
 
 impl<'de> Deserialize<'de> for TokenUsage {
@@ -431,6 +433,7 @@ impl<'de> Visitor<'de> for UsageVisitor {
             output_tokens: fields.output_tokens,
             cache_creation_input_tokens: fields.cache_creation_input_tokens,
             cache_read_input_tokens: fields.cache_read_input_tokens,
+            context_tokens: fields.context_tokens,
         })
     }
 }

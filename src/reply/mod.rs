@@ -289,6 +289,7 @@ impl Counts {
             output_tokens: self.output.unwrap_or(0),
             cache_creation_input_tokens: self.cache_creation.unwrap_or(0),
             cache_read_input_tokens: self.cache_read.unwrap_or(0),
+            context_tokens: 0,
         })
     }
 }
