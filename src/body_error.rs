@@ -125,6 +125,8 @@ pub(crate) enum Kind {
     BudgetTooSmall {
         needed: u64,
         budget: u64,
+        /// What the body still carries, by part, largest first.
+        parts: Vec<(String, u64)>,
     },
     DuplicateField(String),
     ReservedField {
@@ -270,12 +272,23 @@ impl fmt::Display for Kind {
                  user's: add the live turn",
                 article(role)
             ),
-            Kind::BudgetTooSmall { needed, budget } => write!(
-                f,
-                "the system text, tools and live turn need {needed} tokens with the whole \
-                 history withheld, {} over the budget of {budget}",
-                needed.saturating_sub(*budget)
-            ),
+            Kind::BudgetTooSmall {
+                needed,
+                budget,
+                parts,
+            } => {
+                write!(
+                    f,
+                    "the body needs {needed} tokens with everything a budget may withhold \
+                     withheld, {} over the budget of {budget}",
+                    needed.saturating_sub(*budget)
+                )?;
+                for (index, (part, tokens)) in parts.iter().enumerate() {
+                    let lead = if index == 0 { ": " } else { ", " };
+                    write!(f, "{lead}{part} {tokens}")?;
+                }
+                Ok(())
+            }
             Kind::PrefillWithRounds => {
                 f.write_str("a prefill was asked for, and the turn has rounds in flight")
             }

@@ -235,8 +235,10 @@
 //!   counts are the stored ones, never splits a message, keeps the leading system messages and
 //!   the live turn, validates against the pinned schemas, reports exactly what it withheld,
 //!   and is the unbudgeted body byte for byte when the record fits; as a record grows, what
-//!   is withheld only grows (`conformance/tests/fit_budget.rs`); golden fitted bodies for all
-//!   five providers (`tests/fit_golden.rs`).
+//!   is withheld only grows, on all five providers, with stored system messages mid-record
+//!   (`conformance/tests/fit_budget.rs`); golden fitted bodies for all five providers, a
+//!   round's output withheld when it does not fit, an old paste withheld before whole
+//!   messages go (`tests/fit_golden.rs`).
 //! - **Hostile records**: NUL and control characters in every string, media types that try to
 //!   forge a marker, lone surrogates, wrong types, a 100 MB tool output, a record of 1,000,000
 //!   messages, crafted image headers, and base64 with white space, inner padding or non-zero

@@ -105,8 +105,8 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
 }
 
 /// Replays one stored message as [`replay_message`] does, but for the blocks `withheld` names
-/// (by index): a tool result's output, a tool call's input or a reasoning block then becomes
-/// its withheld form, which says how many bytes a budget left out. Images are withheld where
+/// (by index): a tool result's output, a tool call's input, a reasoning block or a user's
+/// text then becomes its withheld form, which says how many bytes a budget left out. Images are withheld where
 /// the request's images are judged, so `withheld` is never asked about one.
 pub(crate) fn replay_withholding(
     message: &StoredMessage,
@@ -116,7 +116,10 @@ pub(crate) fn replay_withholding(
     let mut content = Content::new();
     for (index, block) in message.blocks.iter().enumerate() {
         match block {
-            Block::Text { text } => content.push_piece(Piece::Text(text)),
+            Block::Text { text } => content.push_piece(match withheld(index) {
+                true => Piece::TextWithheld { bytes: text.len() },
+                false => Piece::Text(text),
+            }),
             Block::ToolUse { id: _, name, input } => {
                 content.push_piece(match withheld(index) {
                     true => Piece::InputWithheld {

@@ -405,6 +405,12 @@ pub enum Piece<'a> {
         /// The bytes of the reasoning withheld.
         bytes: usize,
     },
+    /// The text of an old user message that a budget withheld (a long paste, before whole
+    /// messages go): `[text withheld to fit the context window: {bytes} bytes]`.
+    TextWithheld {
+        /// The bytes of the text withheld.
+        bytes: usize,
+    },
     /// The oldest stored messages, withheld whole by a budget, in the user turn that stands
     /// for them: `[{count} earlier messages withheld to fit the context window]` (`1 earlier
     /// message`).
@@ -430,6 +436,7 @@ impl Piece<'_> {
             | Piece::OutputWithheld { .. }
             | Piece::InputWithheld { .. }
             | Piece::ReasoningWithheld { .. }
+            | Piece::TextWithheld { .. }
             | Piece::MessagesWithheld { .. } => false,
         }
     }
@@ -492,6 +499,9 @@ impl fmt::Display for Piece<'_> {
             }
             Piece::ReasoningWithheld { bytes } => {
                 write!(f, "[Reasoning]: [{WITHHELD}: {bytes} bytes]")
+            }
+            Piece::TextWithheld { bytes } => {
+                write!(f, "[text {WITHHELD}: {bytes} bytes]")
             }
             Piece::MessagesWithheld { count: 1 } => {
                 write!(f, "[1 earlier message {WITHHELD}]")

@@ -1,7 +1,9 @@
 //! Fitted bodies, byte for byte, for every provider: the oldest outputs and reasoning
 //! withheld with their exact markers and byte counts, then the oldest whole messages replaced
-//! by one user turn after the leading system message; the unbudgeted body when it fits; and
-//! an error that says by how much when the live turn alone is over.
+//! by one user turn after the leading system message; an old user message's long text
+//! withheld before whole messages go; a round's output that does not fit withheld with the
+//! output marker, the round kept; the unbudgeted body when it fits; and an error that says
+//! by how much, and which parts it is made of, when nothing left to withhold makes it fit.
 
 use transcript_replay::{
     image_tokens, Block, Budget, Priced, Provider, Role, StoredMessage, ToolInput, Turn, Withheld,
@@ -182,20 +184,41 @@ fn a_record_that_fits_gives_the_unbudgeted_body_byte_for_byte() {
 }
 
 #[test]
-fn a_live_turn_over_the_budget_alone_is_an_error_that_says_by_how_much() {
-    // (provider, what the least body needs, by the default estimate)
+fn a_live_turn_over_the_budget_alone_is_an_error_that_says_by_how_much_and_of_what() {
+    // (provider, what the least body needs, by the default estimate, and its parts)
     let cases = [
-        (Provider::OpenAi, 23),
-        (Provider::OpenAiResponses, 23),
-        (Provider::Anthropic, 23),
-        (Provider::Gemini, 22),
-        (Provider::Bedrock, 22),
+        (
+            Provider::OpenAi,
+            23,
+            "what is left of the history 19, the live turn 4",
+        ),
+        (
+            Provider::OpenAiResponses,
+            23,
+            "what is left of the history 19, the live turn 4",
+        ),
+        (
+            Provider::Anthropic,
+            23,
+            "what is left of the history 12, the system text 7, the live turn 4",
+        ),
+        // Gemini and Bedrock merge the live turn into the user turn that stands for the history.
+        (
+            Provider::Gemini,
+            22,
+            "what is left of the history 15, the system text 7",
+        ),
+        (
+            Provider::Bedrock,
+            22,
+            "what is left of the history 15, the system text 7",
+        ),
     ];
-    for (provider, needed) in cases {
+    for (provider, needed, parts) in cases {
         assert_eq!(
             fitted(provider, 20).unwrap_err(),
             format!(
-                "the system text, tools and live turn need {needed} tokens with the whole history withheld, {} over the budget of 20",
+                "the body needs {needed} tokens with everything a budget may withhold withheld, {} over the budget of 20: {parts}",
                 needed - 20
             ),
             "{provider}"
@@ -205,8 +228,9 @@ fn a_live_turn_over_the_budget_alone_is_an_error_that_says_by_how_much() {
 
 #[test]
 fn one_message_withheld_is_said_in_the_singular() {
+    // At the floor: the text is never withheld on its own, so the message goes whole.
     let history = [
-        StoredMessage::user("x ".repeat(400)),
+        StoredMessage::user("x ".repeat(128)),
         StoredMessage::assistant("Noted."),
         StoredMessage::user("Go on."),
         StoredMessage::assistant("Done."),
@@ -260,4 +284,145 @@ fn the_oldest_native_images_are_withheld_after_outputs_inputs_and_reasoning() {
             r#"{"role":"user","content":[{"type":"text","text":"What changed?"}]}]}"#,
         )
     );
+}
+
+/// Each provider's reply calling `read` once, with the id of its call.
+const CALLS: [(Provider, &str, &str); 5] = [
+    (
+        Provider::OpenAi,
+        r#"{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"big.log\"}"}}]}}]}"#,
+        "call_1",
+    ),
+    (
+        Provider::OpenAiResponses,
+        r#"{"status":"completed","output":[{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"read","arguments":"{\"path\":\"big.log\"}"}]}"#,
+        "call_1",
+    ),
+    (
+        Provider::Anthropic,
+        r#"{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"read","input":{"path":"big.log"}}],"stop_reason":"tool_use"}"#,
+        "toolu_1",
+    ),
+    (
+        Provider::Gemini,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"fc-1","name":"read","args":{"path":"big.log"}}}]},"finishReason":"STOP"}]}"#,
+        "fc-1",
+    ),
+    (
+        Provider::Bedrock,
+        r#"{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"read","input":{"path":"big.log"}}}]}},"stopReason":"tool_use"}"#,
+        "tooluse_1",
+    ),
+];
+
+#[test]
+fn a_rounds_output_that_does_not_fit_is_withheld_with_the_output_marker_and_the_round_stays() {
+    let history = history();
+    let live = [StoredMessage::user("How long is big.log?")];
+    let tools =
+        [transcript_replay::Tool::new("read", "Reads a file.", r#"{"type":"object"}"#).unwrap()];
+    let claude = image_tokens("claude").unwrap();
+    let output = "2026-12-04 INFO request served in 12 ms\n".repeat(2_000);
+    for (provider, reply, id) in CALLS {
+        let reply = provider.read_reply(reply).unwrap();
+        let outputs = [transcript_replay::ToolOutput::ok(id, output.clone())];
+        let turn = Turn::new(&history)
+            .live(&live)
+            .without_preamble()
+            .tools(&tools)
+            .round(&reply, &outputs)
+            .budget(Budget::new(2_000, claude));
+        let body = provider.body(&turn).unwrap();
+        let estimate = body.estimate(claude);
+        let text = serde_json::to_string(&body).unwrap();
+        assert!(
+            text.contains(&format!(
+                "Result (read): [output withheld to fit the context window: {} bytes]",
+                output.len()
+            )),
+            "{provider}: {text}"
+        );
+        // The round is whole: the call, and its result linked to it.
+        assert_eq!(text.matches(id).count(), 2, "{provider}: {text}");
+        assert!(!text.contains("request served"), "{provider}");
+        // Only what had to go: the history fits beside the withheld output, and stays.
+        assert!(text.contains("Could not read it."), "{provider}: {text}");
+        let withheld = estimate.withheld.unwrap();
+        assert_eq!((withheld.outputs, withheld.messages), (1, 0), "{provider}");
+        assert!(
+            estimate.text_tokens as u64 + estimate.image_tokens <= 2_000,
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn a_refusal_names_the_round_that_does_not_fit_and_by_how_much() {
+    // The reply's own content goes back as it came and is never withheld: a round whose reply
+    // alone is over the budget cannot be fitted, and the error says so.
+    let history = [StoredMessage::user("Read big.log.")];
+    let words = "The log is long, so I will read it in full. ".repeat(400);
+    let reply = Provider::Anthropic
+        .read_reply(&format!(
+            r#"{{"role":"assistant","content":[{{"type":"text","text":"{words}"}},{{"type":"tool_use","id":"toolu_1","name":"read","input":{{}}}}],"stop_reason":"tool_use"}}"#
+        ))
+        .unwrap();
+    let outputs = [transcript_replay::ToolOutput::ok(
+        "toolu_1",
+        "x".repeat(10_000),
+    )];
+    let claude = image_tokens("claude").unwrap();
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .round(&reply, &outputs)
+        .budget(Budget::new(1_000, claude));
+    let error = Provider::Anthropic.body(&turn).unwrap_err().to_string();
+    let (head, parts) = error.split_once(": ").unwrap();
+    assert!(
+        head.starts_with("the body needs ") && head.contains(" over the budget of 1000"),
+        "{error}"
+    );
+    assert!(parts.starts_with("round 1 in flight "), "{error}");
+}
+
+#[test]
+fn an_old_user_messages_long_text_is_withheld_before_whole_messages_go() {
+    // A long paste early on, then small turns that carry what the conversation learned.
+    let paste = "E0425: cannot find value `x` in this scope\n".repeat(2_000);
+    let mut history = vec![
+        StoredMessage::system("Summary: fixing the build."),
+        StoredMessage::user(paste.clone()),
+        StoredMessage::assistant("That is one error, repeated."),
+    ];
+    for n in 0..6 {
+        history.push(StoredMessage::user(format!("Run test {n}.")));
+        history.push(StoredMessage::assistant(format!("test result {n}: ok")));
+    }
+    let live = [StoredMessage::user("Which tests passed?")];
+    let claude = image_tokens("claude").unwrap();
+    for provider in Provider::ALL {
+        let turn = Turn::new(&history)
+            .live(&live)
+            .without_preamble()
+            .budget(Budget::new(1_000, claude));
+        let body = provider.body(&turn).unwrap();
+        let text = serde_json::to_string(&body).unwrap();
+        assert!(
+            text.contains(&format!(
+                "[text withheld to fit the context window: {} bytes]",
+                paste.len()
+            )),
+            "{provider}: {text}"
+        );
+        for n in 0..6 {
+            assert!(
+                text.contains(&format!("test result {n}: ok")),
+                "{provider}: {text}"
+            );
+        }
+        assert!(text.contains("That is one error, repeated."), "{provider}");
+        assert!(!text.contains("earlier message"), "{provider}: {text}");
+        let withheld = body.estimate(claude).withheld.unwrap();
+        assert_eq!((withheld.texts, withheld.messages), (1, 0), "{provider}");
+    }
 }

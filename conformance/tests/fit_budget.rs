@@ -1,8 +1,10 @@
 //! A body with a budget fits it, or is refused only when the system text and live turn alone
 //! do not fit; it withholds the oldest first, class by class (outputs, inputs, reasoning,
-//! images, whole messages), each marker saying the bytes it stands for; it never splits a
-//! stored message and stays valid for its provider; it is the unbudgeted body byte for byte
-//! when the record fits; and as a record grows, what it withholds only grows.
+//! images, the long texts of user messages, whole messages), each marker saying the bytes it
+//! stands for; it never splits a stored message and stays valid for its provider; it is the
+//! unbudgeted body byte for byte when the record fits; and as a record grows, on every
+//! provider, also when stored system messages join it mid-record, what it withholds only
+//! grows.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -15,6 +17,8 @@ use transcript_replay_conformance::{records, schemas};
 #[derive(Debug, Clone)]
 struct Step {
     ask: usize,
+    /// Whether a stored system message (a compaction note) follows the step.
+    summary: bool,
     reasoning: usize,
     input: usize,
     output: usize,
@@ -24,21 +28,27 @@ struct Step {
 
 fn step() -> impl Strategy<Value = Step> {
     (
-        0usize..200,
+        (
+            prop_oneof![4 => 0usize..200, 1 => 300usize..3000],
+            prop::bool::weighted(0.1),
+        ),
         prop_oneof![Just(0usize), 100usize..1500],
         prop_oneof![Just(2usize), 200usize..1200],
         prop_oneof![Just(0usize), 100usize..6000],
         prop::bool::weighted(0.15),
         any::<bool>(),
     )
-        .prop_map(|(ask, reasoning, input, output, image, failed)| Step {
-            ask,
-            reasoning,
-            input,
-            output,
-            image,
-            failed,
-        })
+        .prop_map(
+            |((ask, summary), reasoning, input, output, image, failed)| Step {
+                ask,
+                summary,
+                reasoning,
+                input,
+                output,
+                image,
+                failed,
+            },
+        )
 }
 
 /// Text of `len` bytes that names where it is, so a test can find it in a body.
@@ -51,11 +61,13 @@ fn tagged(tag: &str, len: usize) -> String {
     text
 }
 
-/// The record of a conversation: a leading summary, then each step's messages.
-fn record(steps: &[Step]) -> Vec<StoredMessage> {
+/// The record of a conversation: a leading summary, then each step's messages (and, after
+/// some steps, a stored system message); with where each step's two messages are.
+fn record(steps: &[Step]) -> (Vec<StoredMessage>, Vec<(usize, usize)>) {
     let mut record = vec![StoredMessage::system(
         "Summary of earlier work: the repository was cloned.",
     )];
+    let mut places = Vec::with_capacity(steps.len());
     for (n, step) in steps.iter().enumerate() {
         record.push(StoredMessage::user(tagged(
             &format!("ask{n}"),
@@ -84,8 +96,14 @@ fn record(steps: &[Step]) -> Vec<StoredMessage> {
         }
         blocks.push(Block::text(format!("Step {n} done.")));
         record.push(StoredMessage::new(Role::Assistant, blocks));
+        places.push((record.len() - 2, record.len() - 1));
+        if step.summary {
+            record.push(StoredMessage::system(format!(
+                "Note {n}: the tests of step {n} passed."
+            )));
+        }
     }
-    record
+    (record, places)
 }
 
 fn fields(provider: Provider) -> Value {
@@ -100,23 +118,50 @@ fn tokens(estimate: &Estimate) -> u64 {
     estimate.text_tokens as u64 + estimate.image_tokens
 }
 
-/// What the body withholds of the conversation, by tag: each output, input, reasoning and
-/// image withheld in a message kept, and the steps whose messages are withheld whole.
+fn ask_len(step: &Step) -> usize {
+    step.ask + 8
+}
+
+/// What the body withholds of the conversation, by step: each output, input, reasoning and
+/// user text withheld in a message kept, and how many stored messages are withheld whole (the
+/// oldest after the leading summary, by the marker that stands for them).
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Seen {
     outputs: Vec<usize>,
     inputs: Vec<usize>,
     reasoning: Vec<usize>,
+    texts: Vec<usize>,
     messages: usize,
 }
 
-fn seen(body: &str, steps: &[Step]) -> Seen {
-    let mut seen = Seen::default();
+/// How many messages the body's marker says were withheld whole.
+fn marked(body: &str) -> usize {
+    if body.contains("[1 earlier message withheld to fit the context window]") {
+        return 1;
+    }
+    body.split('[')
+        .filter_map(|piece| {
+            let (count, rest) = piece.split_once(' ')?;
+            rest.starts_with("earlier messages withheld to fit the context window]")
+                .then(|| count.parse().ok())
+                .flatten()
+        })
+        .next()
+        .unwrap_or(0)
+}
+
+fn seen(body: &str, steps: &[Step], places: &[(usize, usize)]) -> Seen {
+    let mut seen = Seen {
+        messages: marked(body),
+        ..Seen::default()
+    };
+    let gone = |index: usize| index >= 1 && index <= seen.messages;
     for (n, step) in steps.iter().enumerate() {
-        let asked = body.contains(&format!("<ask{n}>"));
-        let kept_work = body.contains(&format!("Step {n} done."));
-        seen.messages += usize::from(!asked) + usize::from(!kept_work);
-        if !kept_work {
+        let (ask, work) = places[n];
+        if !gone(ask) && ask_len(step) > 256 && !body.contains(&format!("<ask{n}>")) {
+            seen.texts.push(n);
+        }
+        if gone(work) {
             continue;
         }
         if step.output > 256 && !body.contains(&format!("<out{n}>")) {
@@ -134,7 +179,7 @@ fn seen(body: &str, steps: &[Step]) -> Seen {
 
 fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
     let mut problems = Vec::new();
-    let history = record(steps);
+    let (history, places) = record(steps);
     let live = [StoredMessage::user("What is left to do?")];
     let fields = fields(provider);
     let claude = image_tokens("claude").unwrap();
@@ -186,10 +231,11 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
         ));
     }
     // The markers, and the bytes each names.
-    let seen = seen(&text, steps);
+    let seen = seen(&text, steps, &places);
     if seen.outputs.len() != withheld.outputs
         || seen.inputs.len() != withheld.inputs
         || seen.reasoning.len() != withheld.reasoning
+        || seen.texts.len() != withheld.texts
         || seen.messages != withheld.messages
     {
         problems.push(format!("withheld {seen:?}, reported {withheld:?}"));
@@ -204,12 +250,24 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
             problems.push(format!("no marker {marker:?}"));
         }
     }
-    // Oldest first within a class, and each class whole before the next.
-    let prefix = |withheld: &[usize], eligible: &dyn Fn(usize) -> bool| {
-        let eligible: Vec<usize> = (0..steps.len())
-            .filter(|&n| eligible(n) && text.contains(&format!("Step {n} done.")))
-            .collect();
-        eligible.starts_with(withheld)
+    for &n in &seen.texts {
+        let marker = format!(
+            "[text withheld to fit the context window: {} bytes]",
+            ask_len(&steps[n])
+        );
+        if !text.contains(&marker) {
+            problems.push(format!("no marker {marker:?}"));
+        }
+    }
+    // Oldest first within a class, and each class whole before the next: of the steps whose
+    // message is kept, those eligible, in order.
+    let gone = |index: usize| index >= 1 && index <= seen.messages;
+    let kept_work = |n: usize| !gone(places[n].1);
+    let kept_ask = |n: usize| !gone(places[n].0);
+    let eligible = |eligible: &dyn Fn(usize) -> bool, kept: &dyn Fn(usize) -> bool| {
+        (0..steps.len())
+            .filter(|&n| eligible(n) && kept(n))
+            .collect::<Vec<usize>>()
     };
     let big_output = |n: usize| steps[n].output > 256;
     let big_input = |n: usize| {
@@ -219,29 +277,34 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
             > 256
     };
     let big_reasoning = |n: usize| steps[n].reasoning > 256;
-    if !prefix(&seen.outputs, &big_output)
-        || !prefix(&seen.inputs, &big_input)
-        || !prefix(&seen.reasoning, &big_reasoning)
+    let big_text = |n: usize| ask_len(&steps[n]) > 256;
+    let outputs = eligible(&big_output, &kept_work);
+    let inputs = eligible(&big_input, &kept_work);
+    let reasoning = eligible(&big_reasoning, &kept_work);
+    let texts = eligible(&big_text, &kept_ask);
+    if !outputs.starts_with(&seen.outputs)
+        || !inputs.starts_with(&seen.inputs)
+        || !reasoning.starts_with(&seen.reasoning)
+        || !texts.starts_with(&seen.texts)
     {
         problems.push(format!("not the oldest first: {seen:?}"));
     }
-    let all = |withheld: &[usize], eligible: &dyn Fn(usize) -> bool| {
-        (0..steps.len())
-            .filter(|&n| eligible(n) && text.contains(&format!("Step {n} done.")))
-            .count()
-            == withheld.len()
-    };
-    let later = withheld.inputs + withheld.reasoning + withheld.images + withheld.messages;
-    if later > 0 && !all(&seen.outputs, &big_output) {
+    let later = withheld.inputs + withheld.reasoning + withheld.images + withheld.texts;
+    if later + withheld.messages > 0 && outputs.len() != seen.outputs.len() {
         problems.push(format!(
             "a later class withheld before every output: {withheld:?}"
         ));
     }
-    if withheld.reasoning + withheld.images + withheld.messages > 0
-        && !all(&seen.inputs, &big_input)
+    if withheld.reasoning + withheld.images + withheld.texts + withheld.messages > 0
+        && inputs.len() != seen.inputs.len()
     {
         problems.push(format!(
             "reasoning or more withheld before every input: {withheld:?}"
+        ));
+    }
+    if withheld.messages > 0 && texts.len() != seen.texts.len() {
+        problems.push(format!(
+            "whole messages withheld before every long user text: {withheld:?}"
         ));
     }
     // Whole messages: the oldest after the summary, marked once, never split.
@@ -257,9 +320,17 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
             problems.push("the leading system message was withheld".to_owned());
         }
     }
-    for n in 0..steps.len() {
+    for (n, &(ask, work)) in places.iter().enumerate() {
         // A stored message is whole or gone: its text and its ending go together.
-        if text.contains(&format!("<think{n}>")) && !text.contains(&format!("Step {n} done.")) {
+        if gone(work) == text.contains(&format!("Step {n} done.")) {
+            problems.push(format!(
+                "step {n}'s work is neither kept nor withheld whole"
+            ));
+        }
+        if gone(ask) && text.contains(&format!("<ask{n}>")) {
+            problems.push(format!("step {n}'s ask is withheld and still there"));
+        }
+        if text.contains(&format!("<think{n}>")) && gone(work) {
             problems.push(format!("step {n} split"));
         }
     }
@@ -283,6 +354,19 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
     problems
 }
 
+/// What a body withholds of the steps before `len - 1` (the newest step's own may come and go
+/// with the live turn's step), and of whole messages.
+fn old(seen: &Seen, len: usize) -> (usize, usize, usize, usize, usize) {
+    let before = |withheld: &[usize]| withheld.iter().filter(|&&n| n + 1 < len).count();
+    (
+        before(&seen.outputs),
+        before(&seen.inputs),
+        before(&seen.reasoning),
+        before(&seen.texts),
+        seen.messages,
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -291,51 +375,65 @@ proptest! {
         steps in prop::collection::vec(step(), 1..24),
         budget in 300u64..12_000,
     ) {
-        for provider in [Provider::Anthropic, Provider::OpenAi, Provider::Gemini, Provider::Bedrock, Provider::OpenAiResponses] {
+        for provider in Provider::ALL {
             let problems = problems(&steps, budget, provider);
             prop_assert!(problems.is_empty(), "{}: {:#?}", provider, problems);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn as_a_record_grows_what_is_withheld_only_grows_in_steps(
+    fn as_a_record_grows_what_is_withheld_only_grows_in_steps_on_every_provider(
         steps in prop::collection::vec(step(), 4..40),
         budget in 1_500u64..8_000,
     ) {
         let claude = image_tokens("claude").unwrap();
         let live = [StoredMessage::user("What is left to do?")];
-        let mut before: Option<Seen> = None;
-        let mut changes = 0;
-        let mut crossings = 0;
-        let mut last_over = 0u64;
-        for len in 1..=steps.len() {
-            let history = record(&steps[..len]);
-            let turn = Turn::new(&history).live(&live);
-            let whole = tokens(&Provider::Anthropic.body(&turn).unwrap().estimate(claude));
-            let Ok(body) = Provider::Anthropic.body(&turn.budget(Budget::new(budget, claude))) else { continue };
-            let text = serde_json::to_string(&body).unwrap();
-            let now = seen(&text, &steps[..len]);
-            // The withheld outputs, inputs and reasoning of the steps before, and the messages.
-            if let Some(before) = &before {
-                let grew = now.messages >= before.messages
-                    && before.outputs.iter().all(|n| now.outputs.contains(n) || 2 * n + 2 < now.messages + 1)
-                    && before.inputs.iter().all(|n| now.inputs.contains(n) || 2 * n + 2 < now.messages + 1)
-                    && before.reasoning.iter().all(|n| now.reasoning.contains(n) || 2 * n + 2 < now.messages + 1);
-                prop_assert!(grew, "at {} steps: {:?} then {:?}", len, before, now);
-                let old = |seen: &Seen| (seen.outputs.iter().filter(|&&n| n + 1 < len).count(), seen.inputs.iter().filter(|&&n| n + 1 < len).count(), seen.reasoning.iter().filter(|&&n| n + 1 < len).count(), seen.messages);
-                if old(&now) != (before.outputs.len(), before.inputs.len(), before.reasoning.len(), before.messages) {
-                    changes += 1;
+        for provider in Provider::ALL {
+            let fields = fields(provider);
+            let mut before: Option<(Seen, Vec<(usize, usize)>)> = None;
+            let mut changes = 0;
+            let mut crossings = 0;
+            let mut last_over = 0u64;
+            for len in 1..=steps.len() {
+                let (history, places) = record(&steps[..len]);
+                let turn = Turn::new(&history).live(&live).fields(&fields);
+                let whole = tokens(&provider.body(&turn).unwrap().estimate(claude));
+                let Ok(body) = provider.body(&turn.budget(Budget::new(budget, claude))) else { continue };
+                let text = serde_json::to_string(&body).unwrap();
+                let now = seen(&text, &steps[..len], &places);
+                // Each thing withheld before is withheld still, or gone with its message.
+                if let Some((before, _)) = &before {
+                    let gone = |index: usize| index >= 1 && index <= now.messages;
+                    let kept_as_withheld = |withheld: &[usize], now_withheld: &[usize], place: &dyn Fn(usize) -> usize| {
+                        withheld.iter().all(|&n| now_withheld.contains(&n) || gone(place(n)))
+                    };
+                    let work = |n: usize| places[n].1;
+                    let ask = |n: usize| places[n].0;
+                    let grew = now.messages >= before.messages
+                        && kept_as_withheld(&before.outputs, &now.outputs, &work)
+                        && kept_as_withheld(&before.inputs, &now.inputs, &work)
+                        && kept_as_withheld(&before.reasoning, &now.reasoning, &work)
+                        && kept_as_withheld(&before.texts, &now.texts, &ask);
+                    prop_assert!(grew, "{}: at {} steps: {:?} then {:?}", provider, len, before, now);
+                    let (o, i, r, t, m) = old(&now, len);
+                    if (o, i, r, t, m) != (before.outputs.len(), before.inputs.len(), before.reasoning.len(), before.texts.len(), before.messages) {
+                        changes += 1;
+                    }
                 }
+                let step = budget / 10;
+                let over = whole.saturating_sub(budget);
+                if over / step.max(1) > last_over / step.max(1) || (over > 0 && last_over == 0) {
+                    crossings += 1;
+                }
+                last_over = over;
+                before = Some((now, places));
             }
-            let step = budget / 10;
-            let over = whole.saturating_sub(budget);
-            if over / step.max(1) > last_over / step.max(1) || (over > 0 && last_over == 0) {
-                crossings += 1;
-            }
-            last_over = over;
-            before = Some(now);
+            // Once per step of growth, give or take the live turn's step and the first crossing.
+            prop_assert!(changes <= crossings + 2, "{}: {} changes for {} crossings", provider, changes, crossings);
         }
-        // Once per step of growth, give or take the live turn's step and the first crossing.
-        prop_assert!(changes <= crossings + 2, "{} changes for {} crossings", changes, crossings);
     }
 }

@@ -162,11 +162,13 @@ pub(crate) fn assemble<'a>(
         .rounds
         .iter()
         .zip(answered)
-        .map(|(round, answered)| AssembledRound {
+        .enumerate()
+        .map(|(round_index, (round, answered))| AssembledRound {
             reply: round.reply,
             answers: answered
                 .into_iter()
-                .map(|answered| {
+                .enumerate()
+                .map(|(answer_index, answered)| {
                     let mut pieces = Vec::new();
                     let mut images = Vec::new();
                     for image in &answered.output.images {
@@ -178,7 +180,18 @@ pub(crate) fn assemble<'a>(
                             }),
                         }
                     }
-                    if !answered.output.output.is_empty() || pieces.is_empty() {
+                    // An output a budget withheld says so, with §13's output marker; the
+                    // result itself stays, linked to its call.
+                    if plan.is_some_and(|plan| plan.round_output(round_index, answer_index)) {
+                        pieces.insert(
+                            0,
+                            Piece::OutputWithheld {
+                                tool_name: answered.name,
+                                is_error: answered.output.is_error,
+                                bytes: answered.output.output.len(),
+                            },
+                        );
+                    } else if !answered.output.output.is_empty() || pieces.is_empty() {
                         pieces.insert(0, Piece::Text(&answered.output.output));
                     }
                     Answer {

@@ -3,9 +3,11 @@
 
 use crate::body::{assemble, Assembled, BodyError, Kind, Turn};
 use crate::cost::Withheld;
-use crate::cost::{estimate_counted, Of, Priced};
-use crate::fit::Plan;
+use crate::cost::{count_text, estimate_counted, Estimate, Of, Priced};
+use crate::fit::{Plan, RoundOutput, FLOOR};
+use crate::rounds;
 use crate::rules::{ImageLimits, Rules};
+use crate::wire::Piece;
 
 /// A body that can say what its budget withheld.
 pub(crate) trait Report {
@@ -38,28 +40,59 @@ pub(crate) fn build<'a, B: Priced + Report>(
         return Ok(body);
     }
     // What the history does not carry, and is never withheld: what every turn of the
-    // conversation carries (the system text, fields and tools), and this turn's own (the live
-    // turn, the rounds, the caller's messages).
+    // conversation carries (the system text, fields and tools), and this turn's own (the
+    // rounds, the caller's messages; the live turn the plan prices itself, as it prices the
+    // history, since a provider that merges turns of one role may carry it inside the
+    // history's last turn).
     let (mut base, mut tail) = (0u64, 0u64);
     for cost in &unbudgeted.messages {
         let tokens = cost.text_tokens as u64 + cost.image_tokens;
         match cost.of {
             Of::System | Of::Fields | Of::Tools => base += tokens,
-            Of::Live(_) | Of::Round(_) | Of::Appended(_) => tail += tokens,
-            Of::History(_) => {}
+            Of::Round(_) | Of::Appended(_) => tail += tokens,
+            Of::Live(_) | Of::History(_) => {}
+        }
+    }
+    // The outputs of the rounds in flight that a budget may withhold, oldest first.
+    let mut outputs = Vec::new();
+    for (index, round) in turn.rounds.iter().enumerate() {
+        for (answer, answered) in rounds::answered(index, round, rules.provider)?
+            .iter()
+            .enumerate()
+        {
+            let output = &answered.output.output;
+            if output.len() <= FLOOR {
+                continue;
+            }
+            let marker = Piece::OutputWithheld {
+                tool_name: answered.name,
+                is_error: answered.output.is_error,
+                bytes: output.len(),
+            };
+            let savings =
+                (count_text(budget.count, output) as u64)
+                    .saturating_sub(count_text(budget.count, &marker) as u64);
+            outputs.push(RoundOutput {
+                round: index,
+                answer,
+                savings,
+            });
         }
     }
     let mut plan = Plan::new(
         turn.history_given(),
+        turn.live,
         turn.vision_given(),
         &native,
         &budget,
         (base, tail),
+        outputs,
     );
     loop {
         let assembled = assemble(turn, rules, limits, Some(&plan))?;
         let mut body = make(assembled);
-        let fitted = total(&estimate_counted(&body, budget.images, budget.count));
+        let estimate = estimate_counted(&body, budget.images, budget.count);
+        let fitted = total(&estimate);
         if fitted <= budget.tokens {
             *body.withheld_mut() = Some(plan.report(whole.saturating_sub(fitted)));
             return Ok(body);
@@ -68,7 +101,36 @@ pub(crate) fn build<'a, B: Priced + Report>(
             return Err(BodyError::new(Kind::BudgetTooSmall {
                 needed: fitted,
                 budget: budget.tokens,
+                parts: parts(&estimate),
             }));
         }
     }
+}
+
+/// What a body that cannot be fitted carries, by part, largest first: the parts a budget
+/// never withholds (the system text, the caller's fields, the tools, the live turn, each
+/// round in flight with its outputs withheld, the caller's messages) and what is left of the
+/// history.
+fn parts(estimate: &Estimate) -> Vec<(String, u64)> {
+    let mut parts: Vec<(String, u64)> = Vec::new();
+    for cost in &estimate.messages {
+        let name = match cost.of {
+            Of::System => "the system text".to_owned(),
+            Of::Fields => "the caller's fields".to_owned(),
+            Of::Tools => "the tool declarations".to_owned(),
+            Of::History(_) => "what is left of the history".to_owned(),
+            Of::Live(_) => "the live turn".to_owned(),
+            Of::Round(round) => format!("round {} in flight", round + 1),
+            Of::Appended(_) => "the caller's appended messages".to_owned(),
+        };
+        let tokens = cost.text_tokens as u64 + cost.image_tokens;
+        match parts.iter_mut().find(|(known, _)| *known == name) {
+            Some((_, sum)) => *sum += tokens,
+            None => parts.push((name, tokens)),
+        }
+    }
+    parts.retain(|(_, tokens)| *tokens > 0);
+    // Stable: parts of one size stay in the body's order.
+    parts.sort_by_key(|(_, tokens)| std::cmp::Reverse(*tokens));
+    parts
 }

@@ -491,14 +491,24 @@ impl<'a> Turn<'a> {
     ///    bytes]`;
     /// 3. then the oldest native images, as `[Image (image/png) not shown: withheld to fit the
     ///    context window]` (an image a request limit already withheld keeps its marker);
-    /// 4. last, the oldest whole stored messages after the leading system messages, replaced by
+    /// 4. then the oldest long texts of user messages (a paste of a log or a file, longer than
+    ///    256 bytes), each as `[text withheld to fit the context window: 88123 bytes]` in the
+    ///    message, which stays: a large paste no longer takes every smaller turn before it
+    ///    with it;
+    /// 5. last, the oldest whole stored messages after the leading system messages, replaced by
     ///    one user turn, `[12 earlier messages withheld to fit the context window]` (merged
     ///    with the next user turn where the provider merges them). A stored message is never
     ///    split, and no sequencing rule is broken.
     ///
-    /// Each class goes over the whole history before the next begins. The live turn and the
-    /// rounds are never withheld. When the record fits, the body is byte for byte the body
-    /// without a budget.
+    /// Each class goes over the whole history before the next begins. The live turn is never
+    /// withheld, nor is a round's structure (the reply's content as it came, one result per
+    /// call). When what the body carries besides the history (the system text, fields, tools,
+    /// live turn and rounds) does not fit the budget on its own, the outputs of the rounds in
+    /// flight that are longer than 256 bytes are withheld first, oldest first and only as many
+    /// as that takes, each result then reading `Result (read): [output withheld to fit the
+    /// context window: 52000 bytes]` (`Error (...)` for a failed call), still linked to its
+    /// call; the history is then fitted to what is left. When the record fits, the body is
+    /// byte for byte the body without a budget.
     ///
     /// It is a pure function of the record, the live turn and the budget, and it moves in
     /// steps ([`Budget::step`]): as a record grows, what is withheld only grows, and changes
@@ -510,8 +520,15 @@ impl<'a> Turn<'a> {
     ///
     /// # Errors
     ///
-    /// The body's [`BodyError`] when the system text, tools and live turn do not fit even with
-    /// the whole history withheld, saying by how much.
+    /// The body's [`BodyError`] when nothing left to withhold makes the body fit, saying by how
+    /// much and what it still carries, by part, largest first (`the body needs 5049 tokens
+    /// with everything a budget may withhold withheld, 4049 over the budget of 1000: round 1
+    /// in flight 5037, what is left of the history 12`).
+    ///
+    /// Tests: `tests/fit_golden.rs` (the markers, rounds, long user texts and refusals, byte
+    /// for byte) and `conformance/tests/fit_budget.rs` (fits, oldest first class by class,
+    /// valid for the provider, and what is withheld only grows as the record grows, with
+    /// stored system messages mid-record, on all five providers).
     ///
     /// ```
     /// use transcript_replay::{anthropic, image_tokens, Block, Budget, Priced, Role, StoredMessage, Turn};

@@ -5,7 +5,8 @@ use serde::Serialize;
 /// What a [`Budget`](crate::Budget) withheld from a body, by kind, and the tokens that freed: the `withheld`
 /// of an [`Estimate`](crate::Estimate).
 ///
-/// Outputs, inputs, reasoning and images count those withheld in the messages the body kept;
+/// Outputs, inputs, reasoning, images and user texts count those withheld in the messages the
+/// body kept (outputs include those of the rounds in flight);
 /// `messages` counts the stored messages withheld whole. `tokens` is the unbudgeted body's
 /// estimate less the fitted body's, counted as the budget counts.
 ///
@@ -26,8 +27,17 @@ pub struct Withheld {
     pub reasoning: usize,
     /// Native images withheld.
     pub images: usize,
+    /// Long texts of old user messages withheld (a paste), before whole messages go; not
+    /// written when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub texts: usize,
     /// Stored messages withheld whole.
     pub messages: usize,
     /// The tokens that freed.
     pub tokens: u64,
+}
+
+// serde's `skip_serializing_if` takes a path to a function of `&T`.
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::cost::ImageTokens;
 
-pub(crate) use self::plan::Plan;
+pub(crate) use self::plan::{Plan, RoundOutput, FLOOR};
 
 /// The input tokens a request may use, and how they are counted: the budget a
 /// [`Turn`](crate::Turn) fits its body to ([`Turn::budget`](crate::Turn::budget)).

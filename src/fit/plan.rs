@@ -1,6 +1,8 @@
 //! What a budget withholds: the oldest bulk of the history, class by class (tool outputs,
-//! then tool inputs, then reasoning, then native images, then whole messages), and how far,
-//! as a pure function of the record, the live turn and the budget that moves in steps.
+//! then tool inputs, then reasoning, then native images, then the long texts of user
+//! messages, then whole messages), and how far, as a pure function of the record, the live
+//! turn and the budget that moves in steps; and, when what the body carries besides the
+//! history does not fit, the outputs of the rounds in flight, oldest first.
 //!
 //! Everything that can be withheld is an item with a key, `(class, message, block)`, and the
 //! plan withholds every item whose key is at most its level. The level is found on the record
@@ -18,8 +20,8 @@ use crate::record::{Block, StoredMessage};
 use crate::replay::{input_bytes, replay_message, unseen, Vision};
 use crate::wire::{Part, Piece};
 
-/// Outputs, inputs and reasoning of at most this many bytes are never withheld.
-const FLOOR: usize = 256;
+/// Outputs, inputs, reasoning and user texts of at most this many bytes are never withheld.
+pub(crate) const FLOOR: usize = 256;
 
 /// What an item is, in the order the classes are withheld.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,6 +30,7 @@ enum Class {
     Input,
     Reasoning,
     Image,
+    Text,
     Message,
 }
 
@@ -41,6 +44,15 @@ struct Item {
     savings: u64,
 }
 
+/// An output of a round in flight that a budget may withhold: its round, its place among
+/// the round's answers (in the calls' order), and the tokens withholding it frees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RoundOutput {
+    pub(crate) round: usize,
+    pub(crate) answer: usize,
+    pub(crate) savings: u64,
+}
+
 /// How far a budget withholds, and what it can withhold.
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
@@ -50,6 +62,10 @@ pub(crate) struct Plan {
     items: Vec<Item>,
     /// The key of the last item withheld.
     level: Option<Key>,
+    /// The outputs of the rounds in flight above the floor, oldest first, and how many of
+    /// them are withheld.
+    rounds: Vec<RoundOutput>,
+    rounds_withheld: usize,
     step: u64,
 }
 
@@ -59,12 +75,17 @@ impl Plan {
     /// (system text, fields, tools) and this turn's own (the live turn, rounds, appended
     /// messages), which is counted in whole steps so that its size from turn to turn moves
     /// nothing. `native` says which of the history's images the unbudgeted body sends.
+    /// `rounds` are the outputs of the rounds in flight that may be withheld: when the fixed
+    /// part alone exceeds the budget, the oldest are withheld until it fits, before anything
+    /// of the history (the history can only free what it costs).
     pub(crate) fn new(
         history: &[StoredMessage],
+        live: &[StoredMessage],
         vision: Vision,
         native: &[bool],
         budget: &Budget<'_>,
         (base, tail): (u64, u64),
+        rounds: Vec<RoundOutput>,
     ) -> Self {
         let count = |text: &dyn std::fmt::Display| count_text(budget.count, &text) as u64;
         let step = budget.step_tokens();
@@ -75,17 +96,21 @@ impl Plan {
         let mut items = Vec::new();
         let mut growth = Vec::with_capacity(history.len());
         let mut image = 0;
-        for (index, message) in history.iter().enumerate() {
-            // What the message costs as replayed on its own: its growth.
-            let wire = replay_message(message, vision);
-            let cost: u64 = wire
+        // What a message costs as replayed on its own, whatever turn it is merged into.
+        let alone = |message: &StoredMessage| -> u64 {
+            replay_message(message, vision)
                 .content
                 .iter()
                 .map(|part| match part {
                     Part::Text(text) => count(text),
                     Part::Image(image) => image_cost(budget.images, image.data()),
                 })
-                .sum();
+                .sum()
+        };
+        let tail = live.iter().map(alone).fold(tail, u64::saturating_add);
+        for (index, message) in history.iter().enumerate() {
+            // What the message costs as replayed on its own: its growth.
+            let cost = alone(message);
             growth.push(cost);
             let mut freed = 0;
             for (block_index, block) in message.blocks.iter().enumerate() {
@@ -130,6 +155,15 @@ impl Plan {
                             count(&kept).saturating_sub(count(&withheld)),
                         )
                     }
+                    Block::Text { text }
+                        if message.role == crate::record::Role::User && text.len() > FLOOR =>
+                    {
+                        let withheld = Piece::TextWithheld { bytes: text.len() };
+                        (
+                            Class::Text,
+                            count(&Piece::Text(text)).saturating_sub(count(&withheld)),
+                        )
+                    }
                     Block::Image { media_type, data } => {
                         if unseen(media_type, data, vision).is_some() {
                             continue;
@@ -171,10 +205,22 @@ impl Plan {
             }
         }
         items.sort_by_key(|item| item.key);
+        // The rounds' outputs that must go for the fixed part to fit at all.
+        let mut tail = tail;
+        let mut rounds_withheld = 0;
+        for output in &rounds {
+            if base.saturating_add(tail) <= budget.tokens {
+                break;
+            }
+            tail = tail.saturating_sub(output.savings);
+            rounds_withheld += 1;
+        }
         let mut plan = Plan {
             lead,
             items,
             level: None,
+            rounds,
+            rounds_withheld,
             step,
         };
         // The record as it grew: each crossing of a step, and the level it asked for.
@@ -214,9 +260,21 @@ impl Plan {
     }
 
     /// Withholds further, past the level, until `more` tokens are freed (at least a step, so
-    /// that an estimate of the savings that runs low costs few rebuilds); false when nothing
-    /// is left to withhold.
+    /// that an estimate of the savings that runs low costs few rebuilds); when the history
+    /// has nothing left, the next output of the rounds in flight; false when nothing is left
+    /// to withhold.
     pub(crate) fn advance(&mut self, more: u64) -> bool {
+        if self.advance_history(more) {
+            return true;
+        }
+        if self.rounds_withheld < self.rounds.len() {
+            self.rounds_withheld += 1;
+            return true;
+        }
+        false
+    }
+
+    fn advance_history(&mut self, more: u64) -> bool {
         let target = more.max(self.step);
         let level = self.level;
         let mut freed = 0u64;
@@ -241,11 +299,20 @@ impl Plan {
         Some(key) <= self.level
     }
 
-    /// Whether the output, input or reasoning of this block is withheld (in a message kept).
+    /// Whether the output, input, reasoning or user text of this block is withheld (in a
+    /// message kept).
     pub(crate) fn block(&self, message: usize, block: usize) -> bool {
-        [Class::Output, Class::Input, Class::Reasoning]
+        [Class::Output, Class::Input, Class::Reasoning, Class::Text]
             .into_iter()
             .any(|class| self.is_item(class, message, block))
+    }
+
+    /// Whether the output of this answer of this round in flight is withheld.
+    pub(crate) fn round_output(&self, round: usize, answer: usize) -> bool {
+        self.rounds
+            .iter()
+            .take(self.rounds_withheld)
+            .any(|output| (output.round, output.answer) == (round, answer))
     }
 
     fn is_item(&self, class: Class, message: usize, block: usize) -> bool {
@@ -276,6 +343,7 @@ impl Plan {
         let (lead, count) = self.messages();
         let kept = |message: usize| message < lead || message >= lead + count;
         let mut withheld = Withheld {
+            outputs: self.rounds_withheld,
             messages: count,
             tokens,
             ..Withheld::default()
@@ -290,6 +358,7 @@ impl Plan {
                 Class::Input => withheld.inputs += 1,
                 Class::Reasoning => withheld.reasoning += 1,
                 Class::Image => withheld.images += 1,
+                Class::Text => withheld.texts += 1,
                 Class::Message => {}
             }
         }
