@@ -449,8 +449,9 @@ impl<'a> Turn<'a> {
 
     /// Adds a round of the turn in flight: a reply that called tools, and the outputs of those
     /// calls. Rounds are written after the live turn, in order, natively: the reply's own
-    /// content byte for byte as it came (with its signatures and encrypted reasoning; OpenAI
-    /// Chat's message less its `null` fields and what only a response has), then one result per
+    /// content byte for byte as it came (with its signatures and encrypted reasoning), less
+    /// only what the provider refuses back (OpenAI Chat's `null` fields and what only a
+    /// response has; Anthropic's and Bedrock's blank text blocks), then one result per
     /// call in the calls' order, linked by the call's id (see each provider module for its
     /// shape). A call without an output, an output for no call, an output given twice, or a
     /// reply of another provider makes the body an error that names the round and the id.

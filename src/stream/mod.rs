@@ -155,8 +155,9 @@ impl Framing {
 /// A reader of one streamed reply: fed the response body's bytes as they arrive, in chunks
 /// split anywhere (inside a UTF-8 sequence, a line, a CRLF pair, a frame), it yields
 /// [`Delta`]s for display and, at the end, the [`Reply`] that the provider's `read_reply`
-/// gives for the same response, with each tool input the exact concatenation of the pieces the
-/// stream carried. Pure: no I/O, no clock.
+/// gives for the same response, with each tool input the concatenation of the pieces the
+/// stream carried (stored without the white space between its tokens when it is a JSON
+/// value, as `read_reply` stores it, so the two are equal). Pure: no I/O, no clock.
 ///
 /// Each provider module starts one (`anthropic::stream()`, ...), and so does
 /// [`Provider::stream`](crate::Provider::stream). What each provider sends, and what runtimes
