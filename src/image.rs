@@ -8,12 +8,16 @@
 /// letters, digits and `!#$&-^_.+`). Parameters such as `; charset=...` are not part of the
 /// form.
 pub(crate) fn is_image_media_type(media_type: &str) -> bool {
-    let Some((kind, subtype)) = media_type.split_once('/') else {
-        return false;
-    };
-    let mut rest = subtype.bytes();
-    kind.eq_ignore_ascii_case("image")
-        && subtype.len() <= 127
+    media_type.split_once('/').is_some_and(|(kind, subtype)| {
+        kind.eq_ignore_ascii_case("image") && is_restricted_name(subtype)
+    })
+}
+
+/// Whether a name is a restricted name of RFC 6838 section 4.2: 1 to 127 characters, a
+/// letter or digit, then letters, digits and `!#$&-^_.+`.
+pub(crate) fn is_restricted_name(name: &str) -> bool {
+    let mut rest = name.bytes();
+    name.len() <= 127
         && rest
             .next()
             .is_some_and(|first| first.is_ascii_alphanumeric())

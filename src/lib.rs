@@ -385,6 +385,7 @@ mod cache;
 mod conversation_file;
 mod cost;
 mod error;
+mod file;
 mod fit;
 mod image;
 mod json;
@@ -412,9 +413,10 @@ pub use crate::cache::Cache;
 pub use crate::conversation_file::{write_record, ConversationFile};
 pub use crate::cost::Withheld;
 pub use crate::cost::{
-    image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
+    file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
 };
 pub use crate::error::Error;
+pub use crate::file::File;
 pub use crate::fit::Budget;
 pub use crate::marker::Reason;
 pub use crate::parse::parse_record;

@@ -7,8 +7,9 @@ use std::fmt::{self, Write as _};
 use crate::provider::Provider;
 use crate::signature::ImageFormat;
 
-/// Why an image is not shown. Each reason is said plainly in the image's marker, so a model
-/// told it did not look can say so.
+/// Why an image or a file is not shown. Each reason is said plainly in the marker, so a model
+/// told it did not look can say so; a file's marker says `files` where an image's says
+/// `images` (`this model cannot view files`).
 ///
 /// The first three come from replay; the others from a renderer, and name its provider.
 ///
@@ -100,6 +101,9 @@ pub enum Reason {
     /// `withheld to fit the context window`: one of the oldest native images, withheld for a
     /// [`Budget`](crate::Budget).
     Fit,
+    /// `its data is not UTF-8 text`: a text file for a provider that takes text files as text
+    /// (Anthropic's plain-text documents), whose bytes are not UTF-8.
+    NotUtf8Text,
 }
 
 impl Reason {
@@ -107,6 +111,40 @@ impl Reason {
         Described {
             reason: self,
             media_type,
+            kind: Kind::Image,
+        }
+    }
+
+    /// The reason as a file's marker says it: the image reasons, with `images` reading
+    /// `files` (`this model cannot view files`, `Bedrock takes at most 5 files a request`).
+    pub(crate) fn describe_file(self, media_type: &str) -> impl fmt::Display + '_ {
+        Described {
+            reason: self,
+            media_type,
+            kind: Kind::File,
+        }
+    }
+}
+
+/// What a marker stands for.
+#[derive(Clone, Copy)]
+enum Kind {
+    Image,
+    File,
+}
+
+impl Kind {
+    fn one(self) -> &'static str {
+        match self {
+            Kind::Image => "image",
+            Kind::File => "file",
+        }
+    }
+
+    fn many(self) -> &'static str {
+        match self {
+            Kind::Image => "images",
+            Kind::File => "files",
         }
     }
 }
@@ -114,12 +152,13 @@ impl Reason {
 struct Described<'a> {
     reason: Reason,
     media_type: &'a str,
+    kind: Kind,
 }
 
 impl fmt::Display for Described<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.reason {
-            Reason::Blind => f.write_str("this model cannot view images"),
+            Reason::Blind => write!(f, "this model cannot view {}", self.kind.many()),
             Reason::NotAnImageType => f.write_str("its media type is not an image type"),
             Reason::InvalidBase64 => f.write_str("its stored data is not valid base64"),
             Reason::MediaType { provider, actual } => match actual {
@@ -131,12 +170,17 @@ impl fmt::Display for Described<'_> {
                 ),
             },
             Reason::Role(provider) => {
-                write!(f, "{provider} accepts images only in user messages")
+                write!(
+                    f,
+                    "{provider} accepts {} only in user messages",
+                    self.kind.many()
+                )
             }
             Reason::SystemInstructions(provider) => {
                 write!(
                     f,
-                    "{provider} does not accept images in system instructions"
+                    "{provider} does not accept {} in system instructions",
+                    self.kind.many()
                 )
             }
             Reason::UnrecognizedData => {
@@ -145,8 +189,9 @@ impl fmt::Display for Described<'_> {
             Reason::AnimatedGif(provider) => write!(f, "{provider} does not accept animated GIFs"),
             Reason::TooLarge { provider, limit } => write!(
                 f,
-                "it is larger than {provider}'s limit of {} per image",
-                Megabytes(limit)
+                "it is larger than {provider}'s limit of {} per {}",
+                Megabytes(limit),
+                self.kind.one()
             ),
             Reason::TooManyPixels {
                 provider,
@@ -159,13 +204,15 @@ impl fmt::Display for Described<'_> {
             ),
             Reason::TooManyImages { provider, limit } => write!(
                 f,
-                "{provider} takes at most {limit} images a request, and the newest are kept"
+                "{provider} takes at most {limit} {} a request, and the newest are kept",
+                self.kind.many()
             ),
             Reason::RequestTooLarge { provider, limit } => write!(
                 f,
-                "{provider} takes at most {} of image data a request, and the newest images \
-                 are kept",
-                Megabytes(limit)
+                "{provider} takes at most {} of {} data a request, and the newest {} are kept",
+                Megabytes(limit),
+                self.kind.one(),
+                self.kind.many()
             ),
             Reason::ManyImages {
                 provider,
@@ -178,6 +225,7 @@ impl fmt::Display for Described<'_> {
             ),
             Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
             Reason::Fit => f.write_str(WITHHELD),
+            Reason::NotUtf8Text => f.write_str("its data is not UTF-8 text"),
         }
     }
 }

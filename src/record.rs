@@ -122,6 +122,19 @@ pub enum Block {
         /// The image bytes in base64 (standard alphabet, `=` padding).
         data: String,
     },
+    /// A file that is not an image, stored inline: a PDF, plain text, CSV, Markdown, HTML, an
+    /// office document, audio or video. Replayed natively where the model sees and the
+    /// provider takes its media type in that place, else as a marker that names why:
+    /// `[File contract.pdf (application/pdf) not shown: this model cannot view files]`.
+    File {
+        /// The stored media type, such as `application/pdf`.
+        media_type: String,
+        /// The file's bytes in base64 (standard alphabet, `=` padding).
+        data: String,
+        /// The file's name, such as `contract.pdf`, when it has one; not written when absent.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
 }
 
 /// Token counts stored with a message.
@@ -356,6 +369,48 @@ impl Block {
             data: data.into(),
         }
     }
+
+    /// A `file` block without a name: its media type and its bytes in base64.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let file = Block::file("application/pdf", "JVBERi0xLjcK");
+    /// assert_eq!(
+    ///     serde_json::to_string(&file).unwrap(),
+    ///     r#"{"type":"file","media_type":"application/pdf","data":"JVBERi0xLjcK"}"#,
+    /// );
+    /// ```
+    pub fn file(media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        Block::File {
+            media_type: media_type.into(),
+            data: data.into(),
+            name: None,
+        }
+    }
+
+    /// A `file` block with a name, such as `contract.pdf`.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let file = Block::named_file("notes.txt", "text/plain", "aGk=");
+    /// assert_eq!(
+    ///     serde_json::to_string(&file).unwrap(),
+    ///     r#"{"type":"file","media_type":"text/plain","data":"aGk=","name":"notes.txt"}"#,
+    /// );
+    /// ```
+    pub fn named_file(
+        name: impl Into<String>,
+        media_type: impl Into<String>,
+        data: impl Into<String>,
+    ) -> Self {
+        Block::File {
+            media_type: media_type.into(),
+            data: data.into(),
+            name: Some(name.into()),
+        }
+    }
 }
 
 /// A tool call's input: the exact JSON text it was stored as, and the form it was stored in.
@@ -418,14 +473,6 @@ impl ToolInput {
         ToolInput {
             text,
             json_value: true,
-        }
-    }
-
-    /// Removes the white space between the tokens of an input stored as a JSON value, by
-    /// [`CompactJson`](crate::CompactJson)'s rule; a string input is left as it is.
-    pub(crate) fn compact(&mut self) {
-        if self.json_value && self.text.bytes().any(|byte| byte.is_ascii_whitespace()) {
-            self.text = crate::wire::CompactJson(&self.text).to_string();
         }
     }
 

@@ -2,7 +2,7 @@
 //! every provider's `render` and `body`.
 
 use crate::marker::Reason;
-use crate::native_images::{image_verdicts, Verdict};
+use crate::native_images::{image_verdicts, stepped, Verdict};
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::wire::{Content, Image, Part, Piece, Text, WireMessage, WireRole};
 
@@ -69,6 +69,12 @@ pub(crate) fn render_judged<'a>(
     } else {
         0
     };
+    let files = file_verdicts(&messages, rules);
+    let mut verdicts = Judged {
+        images: &mut verdicts,
+        files: files.into_iter(),
+        native_files: 0,
+    };
     let mut messages = messages.into_iter();
     let system = match leading {
         0 => None,
@@ -125,25 +131,82 @@ fn join_parts<'a>(previous: &mut Vec<Part<'a>>, parts: Vec<Part<'a>>) {
 
 /// The leading system messages as one text, each message adapted on its own (so a blank one
 /// still says `[Empty message]`) and all joined by the join rule.
-fn join_system<'a>(
+fn join_system<'a, I: Iterator<Item = Verdict<'a>>>(
     hoisted: impl Iterator<Item = WireMessage<'a>>,
     rules: &Rules,
-    verdicts: &mut impl Iterator<Item = Verdict<'a>>,
+    verdicts: &mut Judged<'_, I>,
 ) -> Text<'a> {
     let mut pieces = Vec::new();
     for message in hoisted {
         for part in adapt(message, rules, verdicts, &mut Vec::new()) {
             match part {
                 Part::Text(text) => pieces.extend_from_slice(text.pieces()),
-                // No provider takes images in a system message; `verdict` already said so.
+                // No provider takes images or files in a system message; the verdicts
+                // already said so.
                 Part::Image(image) => pieces.push(Piece::ImageNotShown {
                     media_type: image.media_type(),
+                    reason: rules.role_reason(),
+                }),
+                Part::File(file) => pieces.push(Piece::FileNotShown {
+                    media_type: file.media_type(),
+                    name: file.name(),
                     reason: rules.role_reason(),
                 }),
             }
         }
     }
     Text::from_pieces(pieces)
+}
+
+/// The verdicts of a render: one per image, judged before the render, and one per file.
+struct Judged<'v, I> {
+    images: &'v mut I,
+    files: std::vec::IntoIter<Result<(), Reason>>,
+    /// The native files so far.
+    native_files: usize,
+}
+
+/// The verdict on every file of the messages, in order: each on its own by the provider's
+/// [`FileRules`](crate::rules::FileRules) in its turn's role (a system message's files are
+/// never native: no provider takes them in its system text, and a later system message is a
+/// user turn labelled as system), then the request's limit on their count, which keeps the
+/// newest and withholds the oldest in steps of a fifth of the limit (at least 1), as images
+/// are.
+fn file_verdicts(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<Result<(), Reason>> {
+    let mut verdicts: Vec<Result<(), Reason>> = messages
+        .iter()
+        .flat_map(|message| {
+            let role = role_of(message.role);
+            message.content.iter().filter_map(move |part| match part {
+                Part::File(file) => Some(
+                    match rules
+                        .files
+                        .refuses(rules.provider, role, file.media_type(), file.data())
+                    {
+                        Some(reason) => Err(reason),
+                        None => Ok(()),
+                    },
+                ),
+                Part::Text(_) | Part::Image(_) => None,
+            })
+        })
+        .collect();
+    if let Some(limit) = rules.files.per_request {
+        let native = verdicts.iter().filter(|verdict| verdict.is_ok()).count();
+        let over = native.saturating_sub(limit);
+        let withheld = stepped(over, limit / 5).min(native);
+        for verdict in verdicts
+            .iter_mut()
+            .filter(|verdict| verdict.is_ok())
+            .take(withheld)
+        {
+            *verdict = Err(Reason::TooManyImages {
+                provider: rules.provider,
+                limit,
+            });
+        }
+    }
+    verdicts
 }
 
 /// An image carried from an assistant turn to the next user message: its stored media type
@@ -155,10 +218,10 @@ type Carried<'a> = (&'a str, Image<'a>);
 /// carried forward, or a marker that names the provider), and text parts that are white space
 /// only left out where the provider rejects them (blank pieces within a text part stay). A
 /// message of one text part that the rules leave as it is keeps its parts.
-fn adapt<'a>(
+fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
     message: WireMessage<'a>,
     rules: &Rules,
-    verdicts: &mut impl Iterator<Item = Verdict<'a>>,
+    verdicts: &mut Judged<'_, I>,
     carried: &mut Vec<Carried<'a>>,
 ) -> Vec<Part<'a>> {
     // Nothing carried to put first, and the content as the builder would build it: kept.
@@ -183,7 +246,7 @@ fn adapt<'a>(
             Part::Image(image) => {
                 // One verdict per image, in the same order; a missing one cannot happen, and
                 // would still only withhold the image.
-                let verdict = verdicts.next().unwrap_or(Err(rules.role_reason()));
+                let verdict = verdicts.images.next().unwrap_or(Err(rules.role_reason()));
                 match verdict {
                     Ok(native)
                         if message.role == WireRole::Assistant
@@ -202,6 +265,23 @@ fn adapt<'a>(
                     }),
                 }
             }
+            Part::File(file) => match verdicts.files.next().unwrap_or(Err(rules.role_reason())) {
+                Ok(()) => {
+                    if rules.files.labelled {
+                        content.push_piece(Piece::FileLabel {
+                            media_type: file.media_type(),
+                            name: file.name(),
+                        });
+                    }
+                    verdicts.native_files += 1;
+                    content.push_file(file.numbered(verdicts.native_files));
+                }
+                Err(reason) => content.push_piece(Piece::FileNotShown {
+                    media_type: file.media_type(),
+                    name: file.name(),
+                    reason,
+                }),
+            },
         }
     }
     content.finish_dropping_blank_text(rules.drops_blank_text)

@@ -1,5 +1,7 @@
 //! Replay: the one projection of a stored record into wire messages.
 
+use crate::file::is_media_type;
+use crate::file::File;
 use crate::image::{is_image_media_type, is_valid_base64};
 use crate::marker::Reason;
 use crate::record::{Block, Role, StoredMessage, ToolInput};
@@ -160,6 +162,23 @@ pub(crate) fn replay_withholding(
                 None => content.push_image(Image::new(media_type, data)),
                 Some(reason) => content.push_piece(Piece::ImageNotShown { media_type, reason }),
             },
+            Block::File {
+                media_type,
+                data,
+                name,
+            } => match (unseen_file(media_type, data, vision), withheld(index)) {
+                (None, false) => content.push_file(File::new(block)),
+                (None, true) => content.push_piece(Piece::FileNotShown {
+                    media_type,
+                    name: name.as_deref(),
+                    reason: Reason::Fit,
+                }),
+                (Some(reason), _) => content.push_piece(Piece::FileNotShown {
+                    media_type,
+                    name: name.as_deref(),
+                    reason,
+                }),
+            },
         }
     }
     WireMessage {
@@ -196,6 +215,17 @@ pub(crate) fn unseen(media_type: &str, data: &str, vision: Vision) -> Option<Rea
     match vision {
         Vision::Blind => Some(Reason::Blind),
         Vision::Sees if !is_image_media_type(media_type) => Some(Reason::NotAnImageType),
+        Vision::Sees if !is_valid_base64(data) => Some(Reason::InvalidBase64),
+        Vision::Sees => None,
+    }
+}
+
+/// Why a file may not be shown, the first reason that applies; `None` when it is shown. The
+/// image reasons, with a file's media type of the form `type/subtype`.
+pub(crate) fn unseen_file(media_type: &str, data: &str, vision: Vision) -> Option<Reason> {
+    match vision {
+        Vision::Blind => Some(Reason::Blind),
+        Vision::Sees if !is_media_type(media_type) => Some(Reason::NotAnImageType),
         Vision::Sees if !is_valid_base64(data) => Some(Reason::InvalidBase64),
         Vision::Sees => None,
     }

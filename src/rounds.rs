@@ -161,7 +161,8 @@ pub(crate) fn answered<'a>(
             Block::Text { .. }
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
-            | Block::Image { .. } => None,
+            | Block::Image { .. }
+            | Block::File { .. } => None,
         })
         .collect();
     if calls.is_empty() {
@@ -261,7 +262,8 @@ pub(crate) fn stored(
                 other @ (Block::Text { .. }
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
-                | Block::Image { .. }) => blocks.push(other.clone()),
+                | Block::Image { .. }
+                | Block::File { .. }) => blocks.push(other.clone()),
             }
         }
     }
@@ -285,7 +287,8 @@ pub(crate) fn stored(
         other @ (Block::Text { .. }
         | Block::ToolResult { .. }
         | Block::Reasoning { .. }
-        | Block::Image { .. }) => other.clone(),
+        | Block::Image { .. }
+        | Block::File { .. }) => other.clone(),
     }));
     Ok(StoredMessage {
         role: Role::Assistant,

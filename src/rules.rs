@@ -61,6 +61,63 @@ pub(crate) struct Rules {
     pub(crate) rounds_need_tools: bool,
     /// The top-level keys the provider's tool declarations and choice go in.
     pub(crate) tool_keys: &'static [&'static str],
+    /// The files the provider takes natively, and where.
+    pub(crate) files: FileRules,
+}
+
+/// What files a provider takes natively (a `file` block that is not an image), stated once in
+/// its module with its sources; a file it does not take becomes the marker, with a reason
+/// that names the provider.
+pub(crate) struct FileRules {
+    /// The media types it takes, lowercase.
+    pub(crate) media_types: &'static [&'static str],
+    /// Whether a message of this role may carry a native file.
+    pub(crate) files_in: fn(TurnRole) -> bool,
+    /// The most base64 text one file may have.
+    pub(crate) per_file: usize,
+    /// The most files one request may carry, when the provider limits it: the newest are kept.
+    pub(crate) per_request: Option<usize>,
+    /// The media types the provider takes as text rather than bytes (Anthropic's plain-text
+    /// document source): their data must decode to UTF-8.
+    pub(crate) text_types: &'static [&'static str],
+    /// Whether each native file is preceded by a text label that names it, for a provider
+    /// that takes a file only beside text.
+    pub(crate) labelled: bool,
+}
+
+impl FileRules {
+    /// Why a file of this media type and data may not go natively in a message of this role,
+    /// of `provider`; `None` when it may.
+    pub(crate) fn refuses(
+        &self,
+        provider: Provider,
+        role: TurnRole,
+        media_type: &str,
+        data: &str,
+    ) -> Option<Reason> {
+        if !(self.files_in)(role) {
+            return Some(match (self.files_in)(TurnRole::Assistant) {
+                true => Reason::SystemInstructions(provider),
+                false => Reason::Role(provider),
+            });
+        }
+        let lowercase = crate::file::lowercase(media_type);
+        if !self.media_types.contains(&lowercase.as_ref()) {
+            return Some(Reason::MediaType {
+                provider,
+                actual: None,
+            });
+        }
+        if data.len() > self.per_file {
+            return Some(Reason::TooLarge {
+                provider,
+                limit: self.per_file,
+            });
+        }
+        let as_text = self.text_types.contains(&lowercase.as_ref());
+        (as_text && std::str::from_utf8(&crate::file::decode_base64(data)).is_err())
+            .then_some(Reason::NotUtf8Text)
+    }
 }
 
 impl Rules {

@@ -6,6 +6,7 @@ use std::mem;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::file::File;
 use crate::marker::{Reason, ShownMediaType, WITHHELD};
 
 /// One message on the wire: a role and its content, borrowed from the stored record.
@@ -71,10 +72,12 @@ impl WireRole {
     }
 }
 
-/// One part of a wire message's content: a run of text, or a native image.
+/// One part of a wire message's content: a run of text, a native image, or a native file.
 ///
 /// A text part serializes as `{"type":"text","text":"..."}`, an image part as
-/// `{"type":"image","media_type":"image/png","data":"..."}`.
+/// `{"type":"image","media_type":"image/png","data":"..."}`, a file part as
+/// `{"type":"file","media_type":"application/pdf","data":"...","name":"contract.pdf"}`
+/// (`name` when it has one).
 ///
 /// ```
 /// use transcript_replay::{parse_record, replay_message, Part, Vision};
@@ -99,6 +102,8 @@ pub enum Part<'a> {
     Text(Text<'a>),
     /// An image sent natively.
     Image(Image<'a>),
+    /// A file sent natively: a PDF, a text document, audio or video.
+    File(File<'a>),
 }
 
 impl Serialize for Part<'_> {
@@ -115,6 +120,16 @@ impl Serialize for Part<'_> {
                 part.serialize_field("type", "image")?;
                 part.serialize_field("media_type", image.media_type)?;
                 part.serialize_field("data", image.data)?;
+                part.end()
+            }
+            Part::File(file) => {
+                let mut part = serializer.serialize_struct("Part", 4)?;
+                part.serialize_field("type", "file")?;
+                part.serialize_field("media_type", file.media_type())?;
+                part.serialize_field("data", file.data())?;
+                if let Some(name) = file.name() {
+                    part.serialize_field("name", name)?;
+                }
                 part.end()
             }
         }
@@ -358,6 +373,26 @@ pub enum Piece<'a> {
         /// Why the image is not shown.
         reason: Reason,
     },
+    /// A `file` block that is not shown: `[File ({media_type}) not shown: {reason}]`, or
+    /// `[File {name} ({media_type}) not shown: {reason}]` when it has a name (the name shown as
+    /// a media type is, escaped and cut).
+    FileNotShown {
+        /// The stored media type.
+        media_type: &'a str,
+        /// The stored name, when the file has one.
+        name: Option<&'a str>,
+        /// Why the file is not shown.
+        reason: Reason,
+    },
+    /// `[File {name} ({media_type})]`, or `[File ({media_type})]`: stands before a native
+    /// file for a provider that takes files only beside text (Bedrock: "A text block must be
+    /// included when using documents"), and says which file follows.
+    FileLabel {
+        /// The stored media type.
+        media_type: &'a str,
+        /// The stored name, when the file has one.
+        name: Option<&'a str>,
+    },
     /// A message that yields nothing else: `[Empty message]`.
     EmptyMessage,
     /// `[System]: `, which begins a system message that a provider takes only as a user
@@ -429,6 +464,8 @@ impl Piece<'_> {
             | Piece::ToolResult { .. }
             | Piece::Reasoning(_)
             | Piece::ImageNotShown { .. }
+            | Piece::FileNotShown { .. }
+            | Piece::FileLabel { .. }
             | Piece::EmptyMessage
             | Piece::SystemLabel
             | Piece::ImageFromEarlierTurn { .. }
@@ -469,6 +506,29 @@ impl fmt::Display for Piece<'_> {
                 ShownMediaType(media_type),
                 reason.describe(media_type)
             ),
+            Piece::FileNotShown {
+                media_type,
+                name,
+                reason,
+            } => {
+                f.write_str("[File ")?;
+                if let Some(name) = name {
+                    write!(f, "{} ", ShownMediaType(name))?;
+                }
+                write!(
+                    f,
+                    "({}) not shown: {}]",
+                    ShownMediaType(media_type),
+                    reason.describe_file(media_type)
+                )
+            }
+            Piece::FileLabel { media_type, name } => {
+                f.write_str("[File ")?;
+                if let Some(name) = name {
+                    write!(f, "{} ", ShownMediaType(name))?;
+                }
+                write!(f, "({})]", ShownMediaType(media_type))
+            }
             Piece::EmptyMessage => f.write_str("[Empty message]"),
             Piece::SystemLabel => f.write_str("[System]: "),
             Piece::ImageFromEarlierTurn { media_type } => write!(
@@ -672,7 +732,7 @@ impl<'a> Content<'a> {
                     || (drop_blank && text.is_blank());
                 !rebuilt
             }
-            [] | [Part::Image(_), ..] | [Part::Text(_), _, ..] => false,
+            [] | [Part::Image(_) | Part::File(_), ..] | [Part::Text(_), _, ..] => false,
         }
     }
 
@@ -685,6 +745,11 @@ impl<'a> Content<'a> {
     pub(crate) fn push_image(&mut self, image: Image<'a>) {
         self.end_text();
         self.parts.push(Part::Image(image));
+    }
+
+    pub(crate) fn push_file(&mut self, file: File<'a>) {
+        self.end_text();
+        self.parts.push(Part::File(file));
     }
 
     fn end_text(&mut self) {
@@ -705,7 +770,7 @@ impl<'a> Content<'a> {
         if drop_blank {
             self.parts.retain(|part| match part {
                 Part::Text(text) => !text.is_blank(),
-                Part::Image(_) => true,
+                Part::Image(_) | Part::File(_) => true,
             });
         }
         if self.parts.is_empty() {

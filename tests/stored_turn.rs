@@ -100,7 +100,10 @@ fn made_ids_are_unique_in_the_turn_and_marked_as_made() {
         .filter_map(|block| match block {
             Block::ToolUse { id, .. } => Some(id.as_str()),
             Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-            Block::Text { .. } | Block::Reasoning { .. } | Block::Image { .. } => None,
+            Block::Text { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. } => None,
         })
         .collect();
     assert_eq!(

@@ -288,6 +288,17 @@ impl Speller {
                 "image",
                 vec![text("media_type", media_type), text("data", data)],
             ),
+            Block::File {
+                media_type,
+                data,
+                name,
+            } => (
+                "file",
+                std::iter::once(text("media_type", media_type))
+                    .chain([text("data", data)])
+                    .chain(name.as_deref().map(|name| text("name", name)))
+                    .collect(),
+            ),
         };
         entries.push(("type".to_owned(), Value::Name(kind.to_owned())));
         // A known field that this kind of block does not use: the serde reader ignores it

@@ -79,7 +79,7 @@ proptest! {
                     Part::Text(text) => {
                         pieces += text.pieces().iter().filter(|piece| **piece != Piece::EmptyMessage).count();
                     }
-                    Part::Image(_) => images += 1,
+                    Part::Image(_) | Part::File(_) => images += 1,
                 }
             }
             prop_assert_eq!(pieces + images, expected);

@@ -73,7 +73,8 @@ fn round_body(provider: Provider, reply: &Reply) -> Option<Value> {
             Block::Text { .. }
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
-            | Block::Image { .. } => None,
+            | Block::Image { .. }
+            | Block::File { .. } => None,
         })
         .collect();
     let mut names: Vec<Tool> = Vec::new();

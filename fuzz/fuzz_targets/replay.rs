@@ -79,16 +79,18 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(request.messages.len(), wire.len());
         for message in &request.messages {
             assert!(!message.content.is_empty());
-            let images = message
+            let media = message
                 .content
                 .iter()
-                .any(|part| matches!(part, Part::Image(_)));
+                .any(|part| matches!(part, Part::Image(_) | Part::File(_)));
             assert!(
-                !images || message.role == WireRole::User,
-                "OpenAI images only in user messages"
+                !media || message.role == WireRole::User,
+                "OpenAI images and files only in user messages"
             );
             assert!(message.content.iter().all(|part| match part {
                 Part::Image(image) => openai::MEDIA_TYPES.contains(&image.media_type()),
+                Part::File(file) => openai::FILE_TYPES
+                    .contains(&file.media_type().to_ascii_lowercase().as_str()),
                 Part::Text(text) => !text.to_string().is_empty(),
             }));
         }

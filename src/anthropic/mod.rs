@@ -96,7 +96,7 @@ use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::NameRule;
-use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -182,7 +182,41 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    files: FileRules {
+        media_types: &FILE_TYPES,
+        files_in: |role| match role {
+            TurnRole::User => true,
+            TurnRole::System | TurnRole::Assistant => false,
+        },
+        per_file: MAX_FILE_BASE64_LEN,
+        per_request: None,
+        text_types: &FILE_TYPES_AS_TEXT,
+        labelled: false,
+    },
 };
+
+/// The file media types Anthropic takes natively, as `document` blocks in user messages and
+/// tool results: PDF as a base64 source (`Base64PDFSource`, whose `media_type` is
+/// `application/pdf` and nothing else), and plain text as a text source (`PlainTextSource`,
+/// `media_type` `text/plain`, the text itself): "Plain text files such as .txt, .csv, or .md
+/// can be used directly in document blocks ... with MIME type `text/plain`"
+/// (<https://platform.claude.com/docs/en/build-with-claude/pdf-support>), so CSV and Markdown
+/// go as `text/plain` too. Any other type is refused ("document.source.base64.media_type:
+/// Input should be 'application/pdf'", <https://github.com/danny-avila/LibreChat/issues/14535>).
+/// Documents in assistant turns are not documented, and are treated as images are: user
+/// messages only.
+///
+/// ```
+/// assert!(transcript_replay::anthropic::FILE_TYPES.contains(&"application/pdf"));
+/// ```
+pub const FILE_TYPES: [&str; 4] = ["application/pdf", "text/plain", "text/csv", "text/markdown"];
+
+/// The file types Anthropic takes as a text source: their bytes must be UTF-8.
+const FILE_TYPES_AS_TEXT: [&str; 3] = ["text/plain", "text/csv", "text/markdown"];
+
+/// The most base64 text one file may have: the whole request may be at most 32 MB ("Maximum
+/// request size: 32 MB", <https://platform.claude.com/docs/en/build-with-claude/pdf-support>).
+pub const MAX_FILE_BASE64_LEN: usize = 32 * 1024 * 1024;
 
 /// Renders wire messages as the `system` and `messages` of a Messages request.
 ///

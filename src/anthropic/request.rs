@@ -311,12 +311,63 @@ impl Serialize for ContentBlock<'_, '_> {
                     },
                 )?;
             }
+            Part::File(file) => {
+                block.serialize_field("type", "document")?;
+                match crate::file::lowercase(file.media_type()).as_ref() {
+                    "application/pdf" => block.serialize_field(
+                        "source",
+                        &Base64Source {
+                            kind: "base64",
+                            media_type: "application/pdf",
+                            data: file.data_json(),
+                        },
+                    )?,
+                    // The renderer sends only `FILE_TYPES`; the others are text, checked to be
+                    // UTF-8, sent as the text itself.
+                    _ => block.serialize_field(
+                        "source",
+                        &TextSource {
+                            kind: "text",
+                            media_type: "text/plain",
+                            data: String::from_utf8_lossy(&crate::file::decode_base64(file.data())),
+                        },
+                    )?,
+                }
+                match file.name().filter(|name| !name.is_empty()) {
+                    // The title is at most 500 characters.
+                    Some(name) => block.serialize_field("title", &Cut(name, 500))?,
+                    None => block.skip_field("title")?,
+                }
+            }
         }
         match self.cache {
             Some(cache) => block.serialize_field("cache_control", &cache)?,
             None => block.skip_field("cache_control")?,
         }
         block.end()
+    }
+}
+
+/// A plain-text document's source: `{"type":"text","media_type":"text/plain","data":"..."}`.
+#[derive(serde::Serialize)]
+struct TextSource<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    media_type: &'static str,
+    data: std::borrow::Cow<'a, str>,
+}
+
+/// A string cut to at most this many characters.
+struct Cut<'a>(&'a str, usize);
+
+impl Serialize for Cut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let end = self
+            .0
+            .char_indices()
+            .nth(self.1)
+            .map_or(self.0.len(), |(at, _)| at);
+        serializer.serialize_str(&self.0[..end])
     }
 }
 

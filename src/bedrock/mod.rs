@@ -95,7 +95,7 @@ use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::NameRule;
-use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -168,7 +168,146 @@ pub(crate) static RULES: Rules = Rules {
     // <https://github.com/vercel/ai/pull/7537>).
     rounds_need_tools: true,
     tool_keys: &["toolConfig"],
+    files: FileRules {
+        media_types: &FILE_TYPES,
+        files_in: |role| match role {
+            TurnRole::User => true,
+            TurnRole::System | TurnRole::Assistant => false,
+        },
+        per_file: MAX_FILE_BASE64_LEN,
+        per_request: Some(MAX_FILES_PER_REQUEST),
+        text_types: &[],
+        labelled: true,
+    },
 };
+
+/// The file media types Bedrock takes natively, in user messages and tool results, each with
+/// the `format` it is sent as: `document` blocks for the `DocumentFormat` values (pdf, csv,
+/// doc, docx, xls, xlsx, html, txt, md) and `video` blocks for the `VideoFormat` ones (the
+/// pinned service model; video on Amazon Nova models only). "You can only include images and
+/// documents if the role is user" (`Message`,
+/// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html>). A
+/// format that does not match the bytes is refused
+/// (<https://github.com/maximhq/bifrost/issues/4622>). Audio is in the model, but no Converse
+/// model documents taking it.
+///
+/// ```
+/// assert!(transcript_replay::bedrock::FILE_TYPES_AND_FORMATS.iter().any(|(media_type, format)| (*media_type, *format) == ("application/pdf", "pdf")));
+/// ```
+pub const FILE_TYPES_AND_FORMATS: [(&str, &str); 18] = [
+    ("application/pdf", "pdf"),
+    ("text/csv", "csv"),
+    ("application/msword", "doc"),
+    (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "docx",
+    ),
+    ("application/vnd.ms-excel", "xls"),
+    (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xlsx",
+    ),
+    ("text/html", "html"),
+    ("text/plain", "txt"),
+    ("text/markdown", "md"),
+    ("video/mp4", "mp4"),
+    ("video/quicktime", "mov"),
+    ("video/x-matroska", "mkv"),
+    ("video/webm", "webm"),
+    ("video/x-flv", "flv"),
+    ("video/mpeg", "mpeg"),
+    ("video/x-ms-wmv", "wmv"),
+    ("video/3gpp", "three_gp"),
+    ("text/x-markdown", "md"),
+];
+
+/// Whether a file of this media type goes as a `video` or a `document` block, and its
+/// `format`; `None` for a media type Bedrock does not take.
+pub(crate) fn file_format(media_type: &str) -> Option<(&'static str, &'static str)> {
+    let lowercase = crate::file::lowercase(media_type);
+    FILE_TYPES_AND_FORMATS
+        .iter()
+        .find(|(known, _)| *known == lowercase.as_ref())
+        .map(|&(known, format)| match known.starts_with("video/") {
+            true => ("video", format),
+            false => ("document", format),
+        })
+}
+
+/// A document's name made to Bedrock's rule, unique in the request: the stored name with every
+/// character but ASCII letters, digits, hyphens, parentheses and square brackets made a
+/// space, runs of spaces made one and the ends trimmed (`DocumentBlock.name`: "The name can
+/// only contain the following characters: Alphanumeric characters; Whitespace characters (no
+/// more than one in a row); Hyphens; Parentheses; Square brackets"; a dot or an underscore is
+/// refused: "The document file name can only contain alphanumeric characters, whitespace
+/// characters, hyphens, parentheses, and square brackets",
+/// <https://github.com/aws-samples/generative-ai-use-cases/issues/1677>), `document` when
+/// nothing is left, cut to leave room in 200 characters for the file's place in the request,
+/// `[n]`, which keeps two files of one name apart ("Messages can't contain duplicate document
+/// names", <https://github.com/maximhq/bifrost/issues/7003>).
+///
+/// ```
+/// # // The rule is private; its effect is visible in a body.
+/// use transcript_replay::{bedrock, Block, Role, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::new(Role::User, vec![
+///     Block::text("Compare them."),
+///     Block::named_file("q3_report.v2.pdf", "application/pdf", "JVBERi0="),
+///     Block::named_file("q3_report.v2.pdf", "application/pdf", "JVBERi0="),
+/// ])];
+/// let body = serde_json::to_string(&bedrock::body(&Turn::new(&history)).unwrap()).unwrap();
+/// assert!(body.contains(r#""name":"q3 report v2 pdf [1]""#));
+/// assert!(body.contains(r#""name":"q3 report v2 pdf [2]""#));
+/// ```
+pub(crate) fn document_name(name: Option<&str>, ordinal: usize) -> String {
+    let mut made = String::new();
+    for c in name.unwrap_or_default().chars() {
+        let kept = c.is_ascii_alphanumeric() || matches!(c, '-' | '(' | ')' | '[' | ']');
+        match (kept, made.ends_with(' ') || made.is_empty()) {
+            (true, _) => made.push(c),
+            (false, false) => made.push(' '),
+            (false, true) => {}
+        }
+    }
+    let suffix = format!(" [{ordinal}]");
+    made.truncate(200 - suffix.len());
+    let made = made.trim_end();
+    let made = if made.is_empty() { "document" } else { made };
+    format!("{made}{suffix}")
+}
+
+/// The media types of [`FILE_TYPES_AND_FORMATS`], for the renderer's rules.
+const FILE_TYPES: [&str; 18] = [
+    "application/pdf",
+    "text/csv",
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/vnd.ms-excel",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "text/html",
+    "text/plain",
+    "text/markdown",
+    "video/mp4",
+    "video/quicktime",
+    "video/x-matroska",
+    "video/webm",
+    "video/x-flv",
+    "video/mpeg",
+    "video/x-ms-wmv",
+    "video/3gpp",
+    "text/x-markdown",
+];
+
+/// The most base64 text one file may have: "Each document's size must be no more than 4.5
+/// MB" (`Message`, <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html>),
+/// counted on the base64 text: 6 MB of base64 is 4.5 MB of bytes. Video, which may be up to
+/// 25 MB of base64, is held to it too.
+pub const MAX_FILE_BASE64_LEN: usize = 6 * 1024 * 1024;
+
+/// The most files one request may carry: "You can include up to five documents" (`Message`);
+/// "You can't include more than 5 documents in a request"
+/// (<https://github.com/aws-samples/generative-ai-use-cases/issues/1685>). The newest are kept.
+pub const MAX_FILES_PER_REQUEST: usize = 5;
 
 /// Renders wire messages as the `system` and `messages` of a Converse request.
 ///

@@ -12,6 +12,7 @@ use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
 use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::file::File;
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -162,6 +163,13 @@ impl Serialize for ContentBlock<'_, '_> {
             ContentBlock::Part(Part::Image(image)) => {
                 block.serialize_entry("image", &ImageBlock(image))?;
             }
+            ContentBlock::Part(Part::File(file)) => match super::file_format(file.media_type()) {
+                Some(("video", format)) => {
+                    block.serialize_entry("video", &VideoBlock(file, format))?;
+                }
+                // The renderer sends only `FILE_TYPES_AND_FORMATS`: the rest are documents.
+                Some(_) | None => block.serialize_entry("document", &DocumentBlock(file))?,
+            },
             ContentBlock::CachePoint(cache) => {
                 block.serialize_entry("cachePoint", &CachePoint(*cache))?
             }
@@ -192,6 +200,51 @@ impl Serialize for ImageBlock<'_, '_> {
         )?;
         block.end()
     }
+}
+
+/// `{"format": "pdf", "name": "contract pdf [1]", "source": {"bytes": "<base64>"}}`: the
+/// name made to Bedrock's rule ([`document_name`](super::document_name)).
+pub(super) struct DocumentBlock<'p, 'a>(pub(super) &'p File<'a>);
+
+impl Serialize for DocumentBlock<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let format = super::file_format(self.0.media_type()).map_or("txt", |(_, format)| format);
+        let mut block = serializer.serialize_struct("DocumentBlock", 3)?;
+        block.serialize_field("format", format)?;
+        block.serialize_field(
+            "name",
+            &super::document_name(self.0.name(), self.0.ordinal()),
+        )?;
+        block.serialize_field(
+            "source",
+            &BytesSource {
+                bytes: self.0.data_json(),
+            },
+        )?;
+        block.end()
+    }
+}
+
+/// `{"format": "mp4", "source": {"bytes": "<base64>"}}`.
+pub(super) struct VideoBlock<'p, 'a>(pub(super) &'p File<'a>, pub(super) &'static str);
+
+impl Serialize for VideoBlock<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut block = serializer.serialize_struct("VideoBlock", 2)?;
+        block.serialize_field("format", self.1)?;
+        block.serialize_field(
+            "source",
+            &BytesSource {
+                bytes: self.0.data_json(),
+            },
+        )?;
+        block.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct BytesSource<'a> {
+    bytes: crate::json::Unescaped<&'a str>,
 }
 
 /// `{"type": "default"}`, with `"ttl": "1h"` for an hour.

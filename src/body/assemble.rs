@@ -376,7 +376,8 @@ fn fitted<'a>(
                 Block::Text { .. }
                 | Block::ToolUse { .. }
                 | Block::ToolResult { .. }
-                | Block::Reasoning { .. } => false,
+                | Block::Reasoning { .. }
+                | Block::File { .. } => false,
             });
         for ((block, _), verdict) in shown.zip(verdicts.by_ref().take(images)) {
             kept.push(match verdict {

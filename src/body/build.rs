@@ -14,9 +14,9 @@ pub(crate) trait Report {
     fn withheld_mut(&mut self) -> &mut Option<Withheld>;
 }
 
-/// The tokens of an estimate: text and images.
+/// The tokens of an estimate: text, images and files.
 fn total(estimate: &crate::cost::Estimate) -> u64 {
-    estimate.text_tokens as u64 + estimate.image_tokens
+    estimate.tokens()
 }
 
 /// Builds a provider's body for a turn: as it is, or, with a budget it does not fit, with the
@@ -46,7 +46,7 @@ pub(crate) fn build<'a, B: Priced + Report>(
     // history's last turn).
     let (mut base, mut tail) = (0u64, 0u64);
     for cost in &unbudgeted.messages {
-        let tokens = cost.text_tokens as u64 + cost.image_tokens;
+        let tokens = cost.text_tokens as u64 + cost.image_tokens + cost.file_tokens;
         match cost.of {
             Of::System | Of::Fields | Of::Tools => base += tokens,
             Of::Round(_) | Of::Appended(_) => tail += tokens,
@@ -123,7 +123,7 @@ fn parts(estimate: &Estimate) -> Vec<(String, u64)> {
             Of::Round(round) => format!("round {} in flight", round + 1),
             Of::Appended(_) => "the caller's appended messages".to_owned(),
         };
-        let tokens = cost.text_tokens as u64 + cost.image_tokens;
+        let tokens = cost.text_tokens as u64 + cost.image_tokens + cost.file_tokens;
         match parts.iter_mut().find(|(known, _)| *known == name) {
             Some((_, sum)) => *sum += tokens,
             None => parts.push((name, tokens)),

@@ -34,6 +34,8 @@ pub use self::withheld::Withheld;
 ///   withheld image costs its marker's text, which is a text part.
 /// - `images` and `image_tokens`: the native images, priced from their pixel size by an
 ///   [`ImageTokens`] rule.
+/// - `files` and `file_tokens`: the native files, priced by [`file_tokens`]; both left out of
+///   the JSON when no file is sent natively.
 ///
 /// ```
 /// use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
@@ -56,6 +58,12 @@ pub struct Estimate {
     pub images: usize,
     /// The tokens of those images.
     pub image_tokens: u64,
+    /// How many files are sent natively.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub files: usize,
+    /// The tokens of those files.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub file_tokens: u64,
     /// The same figures for each message, in order.
     pub messages: Vec<Cost>,
     /// What a [`Budget`](crate::Budget) withheld, and the tokens that freed; `None` when the
@@ -96,8 +104,90 @@ pub struct Cost {
     pub images: usize,
     /// The tokens of those images.
     pub image_tokens: u64,
+    /// How many files it sends natively.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub files: usize,
+    /// The tokens of those files.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub file_tokens: u64,
 }
 
+// serde's `skip_serializing_if` takes a path to a function of `&T`.
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+fn is_zero_u64(count: &u64) -> bool {
+    *count == 0
+}
+
+impl Estimate {
+    /// The input tokens of the whole body: its text, its images and its files, as a
+    /// [`Budget`](crate::Budget) counts them.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Is a.rs empty?")];
+    /// let estimate = anthropic::body(&Turn::new(&history))?.estimate(image_tokens("claude").unwrap());
+    /// assert_eq!(estimate.tokens(), estimate.text_tokens as u64 + estimate.image_tokens + estimate.file_tokens);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn tokens(&self) -> u64 {
+        (self.text_tokens as u64)
+            .saturating_add(self.image_tokens)
+            .saturating_add(self.file_tokens)
+    }
+}
+
+/// The tokens a file is estimated at, by what its own bytes say, never zero:
+///
+/// | file | tokens | source |
+/// |---|---|---|
+/// | PDF, its pages counted from its page objects | 258 a page for the `gemini-2` family, 560 for `gemini-3`, else 3,000 a page | Gemini: "Each document page is equivalent to 258 tokens" (<https://ai.google.dev/gemini-api/docs/document-processing>), 560 a page at Gemini 3's default resolution (<https://ai.google.dev/gemini-api/docs/media-resolution>); Anthropic: "typically 1,500-3,000 tokens per page" of text, with each page also read as an image (<https://platform.claude.com/docs/en/build-with-claude/pdf-support>); OpenAI sends text and a page image and publishes no figure: the crate's bound |
+/// | PDF whose pages cannot be counted | as above, a page for every 2,000 bytes | the crate's bound |
+/// | WAV, its duration from its header | 32 a second | "32 tokens per second" (<https://ai.google.dev/gemini-api/docs/tokens>) |
+/// | other audio | 32 a second, at 16,000 bytes a second (128 kbit/s) | the crate's bound |
+/// | video | 263 a second, at 125,000 bytes a second (1 Mbit/s) | "263 tokens per second" (<https://ai.google.dev/gemini-api/docs/tokens>); the rate is the crate's bound |
+/// | text (`text/*`, JSON, XML) | its decoded text, by the text estimate | |
+/// | anything else (office documents) | a token a byte | the crate's bound: compressed documents hold more text than bytes |
+///
+/// ```
+/// use transcript_replay::{file_tokens, image_tokens};
+///
+/// // "%PDF-" and one page object.
+/// let pdf = "JVBERi0xLjcKPDwvVHlwZSAvUGFnZT4+";
+/// assert_eq!(file_tokens(image_tokens("gemini-2").unwrap(), "application/pdf", pdf), 258);
+/// assert_eq!(file_tokens(image_tokens("claude").unwrap(), "application/pdf", pdf), 3_000);
+/// ```
+pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
+    let bytes = crate::file::decode_base64(data);
+    let size = bytes.len() as u64;
+    let media_type = crate::file::lowercase(media_type);
+    let (kind, subtype) = media_type.split_once('/').unwrap_or((&media_type, ""));
+    let tokens = match (kind, subtype) {
+        ("application", "pdf") => {
+            let per_page = match rule.family {
+                "gemini-3" => 560,
+                family if family.starts_with("gemini") => 258,
+                _ => 3_000,
+            };
+            let pages =
+                crate::file::pdf_pages(&bytes).map_or(size.div_ceil(2_000), |pages| pages as u64);
+            pages.saturating_mul(per_page)
+        }
+        ("audio", _) => {
+            let seconds = crate::file::wav_seconds(&bytes).unwrap_or(size.div_ceil(16_000));
+            seconds.saturating_mul(32)
+        }
+        ("video", _) => size.div_ceil(125_000).saturating_mul(263),
+        ("text", _) | ("application", "json" | "xml" | "x-javascript" | "x-python") => {
+            TextCount::Default.count(&String::from_utf8_lossy(&bytes)) as u64
+        }
+        _ => size,
+    };
+    tokens.max(1)
+}
 /// What a part of a body belongs to, so that each cost can be mapped back to the record.
 ///
 /// It serializes, and displays, as `system`, `fields`, `tools`, `history N` (the turn that
@@ -520,9 +610,11 @@ fn estimate(
             text_tokens: 0,
             images: 0,
             image_tokens: 0,
+            files: 0,
+            file_tokens: 0,
         };
         match unit.content {
-            Content::Parts(parts) => price_parts(&mut cost, parts, count, &image_cost),
+            Content::Parts(parts) => price_parts(&mut cost, parts, count, &image_cost, rule),
             Content::Texts(texts) => {
                 for text in texts {
                     cost.text_tokens += count.count(text);
@@ -540,12 +632,14 @@ fn estimate(
                     cost.images += answer.images.len();
                     cost.image_tokens += answer.images.iter().map(image_cost).sum::<u64>();
                 }
-                price_parts(&mut cost, parts, count, &image_cost);
+                price_parts(&mut cost, parts, count, &image_cost, rule);
             }
         }
         estimate.text_tokens += cost.text_tokens;
         estimate.images += cost.images;
         estimate.image_tokens += cost.image_tokens;
+        estimate.files += cost.files;
+        estimate.file_tokens += cost.file_tokens;
         estimate.messages.push(cost);
     }
     estimate
@@ -557,6 +651,7 @@ fn price_parts(
     parts: &[Part<'_>],
     count: &mut TextCount<'_>,
     image_cost: &impl Fn(&Image<'_>) -> u64,
+    rule: &ImageTokens,
 ) {
     for part in parts {
         match part {
@@ -564,6 +659,10 @@ fn price_parts(
             Part::Image(image) => {
                 cost.images += 1;
                 cost.image_tokens += image_cost(image);
+            }
+            Part::File(file) => {
+                cost.files += 1;
+                cost.file_tokens += file_tokens(rule, file.media_type(), file.data());
             }
         }
     }

@@ -31,6 +31,9 @@ pub struct Withheld {
     /// written when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub texts: usize,
+    /// Native files withheld (with the images, just after them); not written when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub files: usize,
     /// Stored messages withheld whole.
     pub messages: usize,
     /// The tokens that freed.

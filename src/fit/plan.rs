@@ -13,11 +13,11 @@
 
 use super::Budget;
 use crate::cost::Withheld;
-use crate::cost::{count_text, image_cost};
+use crate::cost::{count_text, file_tokens, image_cost};
 use crate::marker::Reason;
 use crate::native_images::stepped;
 use crate::record::{Block, StoredMessage};
-use crate::replay::{input_bytes, replay_message, unseen, Vision};
+use crate::replay::{input_bytes, replay_message, unseen, unseen_file, Vision};
 use crate::wire::{Part, Piece};
 
 /// Outputs, inputs, reasoning and user texts of at most this many bytes are never withheld.
@@ -30,6 +30,7 @@ enum Class {
     Input,
     Reasoning,
     Image,
+    File,
     Text,
     Message,
 }
@@ -104,6 +105,7 @@ impl Plan {
                 .map(|part| match part {
                     Part::Text(text) => count(text),
                     Part::Image(image) => image_cost(budget.images, image.data()),
+                    Part::File(file) => file_tokens(budget.images, file.media_type(), file.data()),
                 })
                 .sum()
         };
@@ -186,10 +188,30 @@ impl Plan {
                         freed += savings;
                         continue;
                     }
+                    // A file replay shows, withheld with the images: by the tokens it costs where
+                    // the provider takes it (where it does not, it is a marker already, and
+                    // withholding it frees nothing the estimate will not find).
+                    Block::File {
+                        media_type,
+                        data,
+                        name,
+                    } if unseen_file(media_type, data, vision).is_none() => {
+                        let marker = Piece::FileNotShown {
+                            media_type,
+                            name: name.as_deref(),
+                            reason: Reason::Fit,
+                        };
+                        (
+                            Class::File,
+                            file_tokens(budget.images, media_type, data)
+                                .saturating_sub(count(&marker)),
+                        )
+                    }
                     Block::Text { .. }
                     | Block::ToolResult { .. }
                     | Block::ToolUse { .. }
-                    | Block::Reasoning { .. } => continue,
+                    | Block::Reasoning { .. }
+                    | Block::File { .. } => continue,
                 };
                 freed += savings;
                 items.push(Item {
@@ -302,9 +324,15 @@ impl Plan {
     /// Whether the output, input, reasoning or user text of this block is withheld (in a
     /// message kept).
     pub(crate) fn block(&self, message: usize, block: usize) -> bool {
-        [Class::Output, Class::Input, Class::Reasoning, Class::Text]
-            .into_iter()
-            .any(|class| self.is_item(class, message, block))
+        [
+            Class::Output,
+            Class::Input,
+            Class::Reasoning,
+            Class::File,
+            Class::Text,
+        ]
+        .into_iter()
+        .any(|class| self.is_item(class, message, block))
     }
 
     /// Whether the output of this answer of this round in flight is withheld.
@@ -358,6 +386,7 @@ impl Plan {
                 Class::Input => withheld.inputs += 1,
                 Class::Reasoning => withheld.reasoning += 1,
                 Class::Image => withheld.images += 1,
+                Class::File => withheld.files += 1,
                 Class::Text => withheld.texts += 1,
                 Class::Message => {}
             }

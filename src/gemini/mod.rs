@@ -94,7 +94,7 @@ use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::NameRule;
-use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::wire::WireMessage;
 
 use self::request::contents_of;
@@ -166,7 +166,65 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "toolConfig"],
+    files: FileRules {
+        media_types: &FILE_TYPES,
+        files_in: |role| match role {
+            TurnRole::User | TurnRole::Assistant => true,
+            TurnRole::System => false,
+        },
+        per_file: MAX_FILE_BASE64_LEN,
+        per_request: None,
+        text_types: &[],
+        labelled: false,
+    },
 };
+
+/// The file media types Gemini takes natively as `inlineData` parts, in user and model
+/// turns: documents (<https://ai.google.dev/gemini-api/docs/document-processing>, "Technical
+/// details"), audio (<https://ai.google.dev/gemini-api/docs/audio>) and video
+/// (<https://ai.google.dev/gemini-api/docs/video-understanding>). Office documents are refused
+/// ("Unsupported MIME type:
+/// application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+/// <https://github.com/googleapis/python-genai/issues/829>); `text/markdown` is not in the
+/// documented list (`text/md` is).
+///
+/// ```
+/// assert!(transcript_replay::gemini::FILE_TYPES.contains(&"audio/wav"));
+/// ```
+pub const FILE_TYPES: [&str; 27] = [
+    "application/pdf",
+    "application/x-javascript",
+    "text/javascript",
+    "application/x-python",
+    "text/x-python",
+    "text/plain",
+    "text/html",
+    "text/css",
+    "text/md",
+    "text/csv",
+    "text/xml",
+    "text/rtf",
+    "audio/wav",
+    "audio/mp3",
+    "audio/aiff",
+    "audio/aac",
+    "audio/ogg",
+    "audio/flac",
+    "video/mp4",
+    "video/mpeg",
+    "video/mov",
+    "video/avi",
+    "video/x-flv",
+    "video/mpg",
+    "video/webm",
+    "video/wmv",
+    "video/3gpp",
+];
+
+/// The most base64 text one file may have: "Gemini supports PDF files up to 50MB or 1000
+/// pages" (<https://ai.google.dev/gemini-api/docs/document-processing>), counted on the base64
+/// text.
+pub const MAX_FILE_BASE64_LEN: usize = 50 * 1024 * 1024;
 
 /// Renders wire messages as the `systemInstruction` and `contents` of a generateContent
 /// request.

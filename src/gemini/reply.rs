@@ -324,7 +324,10 @@ impl Parts {
                     Some(Block::Text { .. }) => !thought,
                     Some(Block::Reasoning { .. }) => thought,
                     Some(
-                        Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Image { .. },
+                        Block::ToolUse { .. }
+                        | Block::ToolResult { .. }
+                        | Block::Image { .. }
+                        | Block::File { .. },
                     )
                     | None => false,
                 };

@@ -236,6 +236,17 @@ impl Serialize for GeminiPart<'_, '_> {
                 )?;
                 part.end()
             }
+            Part::File(file) => {
+                let mut part = serializer.serialize_struct("Part", 1)?;
+                part.serialize_field(
+                    "inlineData",
+                    &Blob {
+                        mime_type: file.media_type(),
+                        data: file.data_json(),
+                    },
+                )?;
+                part.end()
+            }
         }
     }
 }

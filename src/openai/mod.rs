@@ -83,7 +83,7 @@ use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::NameRule;
-use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -156,7 +156,48 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    files: FileRules {
+        media_types: &FILE_TYPES,
+        files_in: |role| match role {
+            TurnRole::User => true,
+            TurnRole::System | TurnRole::Assistant => false,
+        },
+        per_file: MAX_FILE_BASE64_LEN,
+        per_request: None,
+        text_types: &[],
+        labelled: false,
+    },
 };
+
+/// The file media types OpenAI Chat takes natively, in user messages only: PDF as a `file`
+/// part (`{"type":"file","file":{"filename","file_data":"data:application/pdf;base64,..."}}`,
+/// `ChatCompletionRequestMessageContentPartFile`), WAV and MP3 as `input_audio`
+/// (`ChatCompletionRequestMessageContentPartAudio`, `format` `wav` or `mp3`; audio-input
+/// models only). "Chat Completions accepts only PDF files as `file` content parts"
+/// (<https://developers.openai.com/api/docs/guides/file-inputs>); any other type is refused:
+/// "Expected a base64-encoded data URL with an application/pdf MIME type ..., but got
+/// unsupported MIME type 'text/markdown'"
+/// (<https://github.com/trpc-group/trpc-agent-go/issues/1816>). Assistant and tool messages
+/// take text only (the pinned spec's `ChatCompletionRequestAssistantMessageContentPart` and
+/// `ChatCompletionRequestToolMessageContentPart`).
+///
+/// ```
+/// assert!(transcript_replay::openai::FILE_TYPES.contains(&"application/pdf"));
+/// ```
+pub const FILE_TYPES: [&str; 6] = [
+    "application/pdf",
+    "audio/wav",
+    "audio/x-wav",
+    "audio/wave",
+    "audio/mpeg",
+    "audio/mp3",
+];
+
+/// The most base64 text one file may have: "Each file must be under 50 MB. The combined limit
+/// across all files in the request is 50 MB"
+/// (<https://developers.openai.com/api/docs/guides/pdf-files>), counted on the base64 text, as
+/// image limits are, so that the check holds however the server counts.
+pub const MAX_FILE_BASE64_LEN: usize = 50 * 1024 * 1024;
 
 /// Renders wire messages as the `messages` of a Chat Completions request: one OpenAI message
 /// per wire message.

@@ -11,6 +11,7 @@ use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::file::FileDataUrl;
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -189,9 +190,46 @@ impl Serialize for ContentPart<'_, '_> {
                 part.serialize_field("type", "image_url")?;
                 part.serialize_field("image_url", &ImageUrl(image))?;
             }
+            // The renderer sends only `FILE_TYPES`: PDF as a file, WAV and MP3 as audio.
+            Part::File(file) => match crate::file::extension(file.media_type()) {
+                Some(format @ ("wav" | "mp3")) => {
+                    part.serialize_field("type", "input_audio")?;
+                    part.serialize_field(
+                        "input_audio",
+                        &InputAudio {
+                            data: file.data_json(),
+                            format,
+                        },
+                    )?;
+                }
+                Some(_) | None => {
+                    part.serialize_field("type", "file")?;
+                    part.serialize_field(
+                        "file",
+                        &FileData {
+                            filename: crate::file::name_or_default(file.name(), file.media_type()),
+                            file_data: FileDataUrl(file),
+                        },
+                    )?;
+                }
+            },
         }
         part.end()
     }
+}
+
+/// `{"data": "<base64>", "format": "wav"}`.
+#[derive(serde::Serialize)]
+struct InputAudio<'a> {
+    data: crate::json::Unescaped<&'a str>,
+    format: &'static str,
+}
+
+/// `{"filename": "contract.pdf", "file_data": "data:application/pdf;base64,..."}`.
+#[derive(serde::Serialize)]
+struct FileData<'p, 'a> {
+    filename: std::borrow::Cow<'a, str>,
+    file_data: FileDataUrl<'p, 'a>,
 }
 
 struct ImageUrl<'p, 'a>(&'p Image<'a>);

@@ -76,7 +76,7 @@ use crate::openai;
 use crate::provider::Provider;
 use crate::render;
 use crate::rules::NameRule;
-use crate::rules::{ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -116,7 +116,49 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    files: FileRules {
+        media_types: &FILE_TYPES,
+        files_in: |role| match role {
+            TurnRole::User => true,
+            TurnRole::System | TurnRole::Assistant => false,
+        },
+        per_file: openai::MAX_FILE_BASE64_LEN,
+        per_request: None,
+        text_types: &[],
+        labelled: false,
+    },
 };
+
+/// The file media types Responses takes natively as `input_file` parts
+/// (`{"type":"input_file","filename","file_data":"data:<type>;base64,..."}`,
+/// `InputFileContent`), in user messages and in a function call's output: the guide's
+/// "Accepted file types" (<https://developers.openai.com/api/docs/guides/file-inputs>): PDF,
+/// text and code, rich documents, presentations and spreadsheets. No audio or video: the
+/// pinned spec's `InputContent` has no `input_audio`. Assistant content takes only
+/// `output_text` and `refusal` ("Invalid value: 'input_text'. Supported values are:
+/// 'output_text' and 'refusal'.", <https://github.com/google/adk-go/issues/1197>).
+///
+/// ```
+/// assert!(transcript_replay::openai_responses::FILE_TYPES.contains(&"text/csv"));
+/// ```
+pub const FILE_TYPES: [&str; 16] = [
+    "application/pdf",
+    "text/plain",
+    "text/markdown",
+    "text/html",
+    "text/xml",
+    "text/csv",
+    "application/json",
+    "application/rtf",
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/vnd.oasis.opendocument.text",
+    "application/vnd.ms-powerpoint",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.ms-excel",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "application/xml",
+];
 
 /// Renders wire messages as the `input` of a Responses request: one input message per wire
 /// message.

@@ -10,6 +10,7 @@ use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::file::FileDataUrl;
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
@@ -106,6 +107,16 @@ impl Serialize for InputPart<'_, '_> {
                 part.serialize_field("type", "input_image")?;
                 part.serialize_field("image_url", &DataUrl(image))?;
                 part.serialize_field("detail", "auto")?;
+                part.end()
+            }
+            Part::File(file) => {
+                let mut part = serializer.serialize_struct("InputFile", 3)?;
+                part.serialize_field("type", "input_file")?;
+                part.serialize_field(
+                    "filename",
+                    &crate::file::name_or_default(file.name(), file.media_type()),
+                )?;
+                part.serialize_field("file_data", &FileDataUrl(file))?;
                 part.end()
             }
         }

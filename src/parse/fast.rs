@@ -84,6 +84,7 @@ enum Kind {
     ToolResult,
     Reasoning,
     Image,
+    File,
 }
 
 /// Stores a value in an empty slot; a second value for a field is the serde reader's error.
@@ -128,6 +129,14 @@ impl Fields {
             Kind::Image => Block::Image {
                 media_type: string_of(self.media_type)?,
                 data: string_of(self.data)?,
+            },
+            Kind::File => Block::File {
+                media_type: string_of(self.media_type)?,
+                data: string_of(self.data)?,
+                name: match self.name {
+                    None => None,
+                    Some(name) => Some(string_of(Some(name))?),
+                },
             },
         })
     }
@@ -364,6 +373,7 @@ impl<'a> Reader<'a> {
                         "tool_result" => Kind::ToolResult,
                         "reasoning" => Kind::Reasoning,
                         "image" => Kind::Image,
+                        "file" => Kind::File,
                         _ => return None,
                     };
                     return put(&mut fields.kind, kind);

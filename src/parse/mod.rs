@@ -446,6 +446,7 @@ enum BlockType {
     ToolResult,
     Reasoning,
     Image,
+    File,
 }
 
 impl BlockType {
@@ -456,6 +457,7 @@ impl BlockType {
             BlockType::ToolResult => "tool_result",
             BlockType::Reasoning => "reasoning",
             BlockType::Image => "image",
+            BlockType::File => "file",
         }
     }
 }
@@ -601,6 +603,15 @@ impl BlockFields {
                 media_type: string("media_type", self.media_type)?,
                 data: string("data", self.data)?,
             },
+            BlockType::File => Block::File {
+                media_type: string("media_type", self.media_type)?,
+                data: string("data", self.data)?,
+                // Optional: a file without a name is written without one.
+                name: match self.name {
+                    None | Some(Loose::Other("null")) => None,
+                    Some(name) => Some(string("name", Some(name))?),
+                },
+            },
         })
     }
 }
@@ -700,8 +711,9 @@ fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {
         "tool_result" => Ok(BlockType::ToolResult),
         "reasoning" => Ok(BlockType::Reasoning),
         "image" => Ok(BlockType::Image),
+        "file" => Ok(BlockType::File),
         unknown => Err(E::custom(format_args!(
-            "unknown block type {}, expected text, tool_use, tool_result, reasoning or image",
+            "unknown block type {}, expected text, tool_use, tool_result, reasoning, image or file",
             Quoted(unknown)
         ))),
     }

@@ -113,13 +113,22 @@ impl Reply {
                         // Stored without the white space between its tokens, so that the
                         // same reply, pretty-printed or compact, whole or streamed, stores the
                         // same bytes, and a record is written on one line.
-                        input.compact();
+                        if input
+                            .as_str()
+                            .bytes()
+                            .any(|byte| byte.is_ascii_whitespace())
+                        {
+                            *input = ToolInput::json_unchecked(
+                                crate::wire::CompactJson(input.as_str()).to_string(),
+                            );
+                        }
                     }
                 }
                 Block::Text { .. }
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
-                | Block::Image { .. } => {}
+                | Block::Image { .. }
+                | Block::File { .. } => {}
             }
         }
         let stop = match stop {
@@ -236,7 +245,10 @@ fn is_empty(block: &Block) -> bool {
     match block {
         Block::Text { text } => text.is_empty(),
         Block::Reasoning { reasoning } => reasoning.is_empty(),
-        Block::ToolUse { .. } | Block::ToolResult { .. } | Block::Image { .. } => false,
+        Block::ToolUse { .. }
+        | Block::ToolResult { .. }
+        | Block::Image { .. }
+        | Block::File { .. } => false,
     }
 }
 
