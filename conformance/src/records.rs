@@ -140,12 +140,56 @@ pub fn block() -> impl Strategy<Value = Block> {
         text().prop_map(|reasoning| Block::Reasoning { reasoning }),
         (media_type(), image_data())
             .prop_map(|(media_type, data)| Block::Image { media_type, data }),
+        file(),
     ]
 }
 
-/// Blocks of every kind but images.
+/// A file's media type: the kinds the providers take, in any case, ones none takes, and
+/// strings that are no media type.
+pub fn file_media_type() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => proptest::sample::select(&[
+            "application/pdf",
+            "text/plain",
+            "text/csv",
+            "text/markdown",
+            "audio/wav",
+            "audio/mpeg",
+            "video/mp4",
+            "video/quicktime",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "Application/PDF",
+            "application/zip",
+        ][..])
+        .prop_map(str::to_owned),
+        1 => Just("pdf".to_owned()),
+        1 => text(),
+    ]
+}
+
+/// A `file` block: a PDF, text that is or is not UTF-8, random bytes, or data that is not
+/// base64; with or without a name of any text.
+pub fn file() -> impl Strategy<Value = Block> {
+    let data = prop_oneof![
+        2 => Just(base64(b"%PDF-1.7\n1 0 obj << /Type /Page >>\n")),
+        2 => text().prop_filter("not empty", |text| !text.is_empty()).prop_map(|text| base64(text.as_bytes())),
+        2 => proptest::collection::vec(any::<u8>(), 1..48).prop_map(|bytes| base64(&bytes)),
+        1 => image_data(),
+    ];
+    (file_media_type(), data, proptest::option::of(text())).prop_map(|(media_type, data, name)| {
+        Block::File {
+            media_type,
+            data,
+            name,
+        }
+    })
+}
+
+/// Blocks of every kind but images and files, which are what the vision flag changes.
 pub fn block_without_image() -> impl Strategy<Value = Block> {
-    block().prop_filter("no image", |block| !matches!(block, Block::Image { .. }))
+    block().prop_filter("no image or file", |block| {
+        !matches!(block, Block::Image { .. } | Block::File { .. })
+    })
 }
 
 /// Any stored role.

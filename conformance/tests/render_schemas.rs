@@ -180,10 +180,10 @@ fn gemini_rules(fragment: &Value) -> Vec<String> {
                 if keys != ["data", "mimeType"] {
                     broken.push(format!("{name}: blob keys {keys:?}"));
                 }
-                if !blob["mimeType"]
-                    .as_str()
-                    .is_some_and(|media_type| gemini::MEDIA_TYPES.contains(&media_type))
-                {
+                if !blob["mimeType"].as_str().is_some_and(|media_type| {
+                    gemini::MEDIA_TYPES.contains(&media_type)
+                        || gemini::FILE_TYPES.contains(&media_type)
+                }) {
                     broken.push(format!("{name}: media type {}", blob["mimeType"]));
                 }
             }

@@ -238,10 +238,12 @@ impl Serialize for GeminiPart<'_, '_> {
             }
             Part::File(file) => {
                 let mut part = serializer.serialize_struct("Part", 1)?;
+                // In lowercase, as Gemini's list spells it.
+                let media_type = crate::file::lowercase(file.media_type());
                 part.serialize_field(
                     "inlineData",
                     &Blob {
-                        mime_type: file.media_type(),
+                        mime_type: &media_type,
                         data: file.data_json(),
                     },
                 )?;
