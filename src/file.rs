@@ -24,8 +24,8 @@ use crate::record::Block;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct File<'a> {
-    /// The stored `file` block, borrowed whole so that a part stays small.
-    block: &'a Block,
+    /// The stored `file` block or the tool's file, borrowed whole so that a part stays small.
+    source: Source<'a>,
     /// Its place among the native files of a rendered request, from 1 (0 before a render),
     /// which makes the names a provider requires unique (Bedrock).
     ordinal: u32,
@@ -35,7 +35,18 @@ impl<'a> File<'a> {
     /// The file of a stored `file` block, which must have been checked
     /// ([`unseen_file`](crate::replay::unseen_file) said nothing against it).
     pub(crate) fn new(block: &'a Block) -> Self {
-        File { block, ordinal: 0 }
+        File {
+            source: Source::Block(block),
+            ordinal: 0,
+        }
+    }
+
+    /// The file a tool returned in a round in flight, which must have been checked.
+    pub(crate) fn of_tool(file: &'a ToolFile) -> Self {
+        File {
+            source: Source::Tool(file),
+            ordinal: 0,
+        }
     }
 
     /// The file as the `ordinal`-th native file of a request.
@@ -53,7 +64,13 @@ impl<'a> File<'a> {
 
     /// The stored media type, data and name.
     fn fields(&self) -> (&'a str, &'a str, Option<&'a str>) {
-        match self.block {
+        let block = match self.source {
+            Source::Block(block) => block,
+            Source::Tool(file) => {
+                return (&file.media_type, &file.data, file.name.as_deref());
+            }
+        };
+        match block {
             Block::File {
                 media_type,
                 data,
@@ -114,6 +131,42 @@ impl<'a> File<'a> {
     pub(crate) fn data_json(&self) -> crate::json::Unescaped<&'a str> {
         crate::json::Unescaped(self.data())
     }
+}
+
+/// Where a [`File`]'s media type, data and name are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Source<'a> {
+    Block(&'a Block),
+    Tool(&'a ToolFile),
+}
+
+/// A file a tool returned (a PDF it made, a recording): its media type, its bytes in base64,
+/// and its name when it has one. Sent natively in the result where the provider takes it
+/// there, else in the user message after the results, as a tool's images are; stored as a
+/// `file` block after the result.
+///
+/// It reads from, and writes as, `{"media_type", "data", "name"}`, `name` optional.
+///
+/// ```
+/// use transcript_replay::{ToolFile, ToolOutput};
+///
+/// let output = ToolOutput::ok("call_1", "Saved.").with_named_file("r.pdf", "application/pdf", "JVBERi0=");
+/// assert_eq!(output.files, [ToolFile { media_type: "application/pdf".into(), data: "JVBERi0=".into(), name: Some("r.pdf".into()) }]);
+/// assert_eq!(
+///     serde_json::to_string(&output.files[0]).unwrap(),
+///     r#"{"media_type":"application/pdf","data":"JVBERi0=","name":"r.pdf"}"#,
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolFile {
+    /// The media type, such as `application/pdf`.
+    pub media_type: String,
+    /// The file's bytes in base64 (standard alphabet, `=` padding).
+    pub data: String,
+    /// The file's name, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// `data:<media type>;base64,<data>`, the URL form of a file (OpenAI Chat's `file_data`,

@@ -416,7 +416,7 @@ pub use crate::cost::{
     file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
 };
 pub use crate::error::Error;
-pub use crate::file::File;
+pub use crate::file::{File, ToolFile};
 pub use crate::fit::Budget;
 pub use crate::marker::Reason;
 pub use crate::parse::parse_record;

@@ -8,6 +8,7 @@
 //! and the round in flight is the one place the crate sends tool calls natively.
 
 use crate::body_error::{BodyError, Kind};
+use crate::file::{File, ToolFile};
 use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 use crate::reply::{Reply, MADE_ID_PREFIX};
@@ -47,6 +48,10 @@ pub struct ToolOutput {
     /// The images the tool returned, in order.
     #[serde(default)]
     pub images: Vec<ToolImage>,
+    /// The files the tool returned (not images: a PDF, text, audio), in order; not written
+    /// when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<ToolFile>,
 }
 
 /// An image a tool returned: its media type and its bytes in base64.
@@ -76,6 +81,7 @@ impl ToolOutput {
             output: output.into(),
             is_error: false,
             images: Vec::new(),
+            files: Vec::new(),
         }
     }
 
@@ -102,6 +108,43 @@ impl ToolOutput {
         self.images.push(ToolImage {
             media_type: media_type.into(),
             data: data.into(),
+        });
+        self
+    }
+
+    /// The output with a file the tool returned after it.
+    ///
+    /// ```
+    /// let output = transcript_replay::ToolOutput::ok("c", "").with_file("application/pdf", "JVBERi0=");
+    /// assert_eq!((output.files[0].media_type.as_str(), output.files[0].name.as_deref()), ("application/pdf", None));
+    /// ```
+    #[must_use]
+    pub fn with_file(mut self, media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        self.files.push(ToolFile {
+            media_type: media_type.into(),
+            data: data.into(),
+            name: None,
+        });
+        self
+    }
+
+    /// The output with a named file the tool returned after it.
+    ///
+    /// ```
+    /// let output = transcript_replay::ToolOutput::ok("c", "").with_named_file("a.pdf", "application/pdf", "JVBERi0=");
+    /// assert_eq!(output.files[0].name.as_deref(), Some("a.pdf"));
+    /// ```
+    #[must_use]
+    pub fn with_named_file(
+        mut self,
+        name: impl Into<String>,
+        media_type: impl Into<String>,
+        data: impl Into<String>,
+    ) -> Self {
+        self.files.push(ToolFile {
+            media_type: media_type.into(),
+            data: data.into(),
+            name: Some(name.into()),
         });
         self
     }
@@ -257,6 +300,11 @@ pub(crate) fn stored(
                         blocks.extend(answer.output.images.iter().map(|image| {
                             Block::image(image.media_type.clone(), image.data.clone())
                         }));
+                        blocks.extend(answer.output.files.iter().map(|file| Block::File {
+                            media_type: file.media_type.clone(),
+                            data: file.data.clone(),
+                            name: file.name.clone(),
+                        }));
                     }
                 }
                 other @ (Block::Text { .. }
@@ -342,6 +390,8 @@ pub(crate) struct Answer<'a> {
     pub(crate) text: Text<'a>,
     /// The output's images sent natively, in order.
     pub(crate) images: Vec<Image<'a>>,
+    /// The output's files sent natively, in order, after its images.
+    pub(crate) files: Vec<File<'a>>,
 }
 
 impl Answer<'_> {
@@ -349,5 +399,10 @@ impl Answer<'_> {
     /// text is what Anthropic and Bedrock refuse as a text block.
     pub(crate) fn is_blank(&self) -> bool {
         self.text.pieces().iter().all(Piece::is_blank)
+    }
+
+    /// Whether the output sends images or files natively.
+    pub(crate) fn has_media(&self) -> bool {
+        !self.images.is_empty() || !self.files.is_empty()
     }
 }

@@ -415,6 +415,15 @@ pub enum Piece<'a> {
         /// The id of the call, when the provider gave it.
         id: Option<&'a str>,
     },
+    /// `[File from the result of {name} ({id})]`, or without the id when the call came
+    /// without one: stands before a file a tool of the round in flight returned, for a
+    /// provider whose tool results take no file (OpenAI Chat, Gemini), after the results.
+    ToolFile {
+        /// The name of the tool whose result it is.
+        name: &'a str,
+        /// The id of the call, when the provider gave it.
+        id: Option<&'a str>,
+    },
     /// A tool result whose output a [`Budget`](crate::Budget) withheld:
     /// `Result ({tool_name}): [output withheld to fit the context window: {bytes} bytes]`, or
     /// `Error (...)` when the tool failed.
@@ -466,6 +475,7 @@ impl Piece<'_> {
             | Piece::ImageNotShown { .. }
             | Piece::FileNotShown { .. }
             | Piece::FileLabel { .. }
+            | Piece::ToolFile { .. }
             | Piece::EmptyMessage
             | Piece::SystemLabel
             | Piece::ImageFromEarlierTurn { .. }
@@ -538,6 +548,13 @@ impl fmt::Display for Piece<'_> {
             ),
             Piece::ToolImage { name, id } => {
                 write!(f, "[Image from the result of {}", ShownMediaType(name))?;
+                match id {
+                    Some(id) => write!(f, " ({})]", ShownMediaType(id)),
+                    None => f.write_str("]"),
+                }
+            }
+            Piece::ToolFile { name, id } => {
+                write!(f, "[File from the result of {}", ShownMediaType(name))?;
                 match id {
                     Some(id) => write!(f, " ({})]", ShownMediaType(id)),
                     None => f.write_str("]"),

@@ -353,3 +353,106 @@ fn files_are_priced_by_what_their_own_bytes_say() {
         2 * 258 + file_tokens(gemini, "text/plain", TEXT) + 2 * 32 + 263
     );
 }
+
+/// Each provider's reply calling `report` once, with the id of its call.
+const CALLS: [(Provider, &str, &str); 5] = [
+    (
+        Provider::OpenAi,
+        r#"{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"report","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#,
+        "call_1",
+    ),
+    (
+        Provider::OpenAiResponses,
+        r#"{"status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"report","arguments":"{}","status":"completed"}]}"#,
+        "call_1",
+    ),
+    (
+        Provider::Anthropic,
+        r#"{"content":[{"type":"tool_use","id":"toolu_1","name":"report","input":{}}],"stop_reason":"tool_use"}"#,
+        "toolu_1",
+    ),
+    (
+        Provider::Gemini,
+        r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"fc-1","name":"report","args":{}}}]},"finishReason":"STOP"}]}"#,
+        "fc-1",
+    ),
+    (
+        Provider::Bedrock,
+        r#"{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"report","input":{}}}]}},"stopReason":"tool_use"}"#,
+        "tooluse_1",
+    ),
+];
+
+#[test]
+fn a_tools_file_goes_in_the_result_where_the_provider_takes_it_else_after_the_results() {
+    // (provider, the results as written, to the end of the body)
+    let cases = [
+        (
+            Provider::OpenAi,
+            concat!(
+                r#"{"role":"tool","tool_call_id":"call_1","content":"Made it."},"#,
+                r#"{"role":"user","content":[{"type":"text","text":"[File from the result of report (call_1)]"},"#,
+                r#"{"type":"file","file":{"filename":"r.pdf","file_data":"data:application/pdf;base64,JVBERi0="}}]}]}"#,
+            ),
+        ),
+        (
+            Provider::OpenAiResponses,
+            concat!(
+                r#"{"type":"function_call_output","call_id":"call_1","output":[{"type":"input_text","text":"Made it."},"#,
+                r#"{"type":"input_file","filename":"r.pdf","file_data":"data:application/pdf;base64,JVBERi0="}]}]}"#,
+            ),
+        ),
+        (
+            Provider::Anthropic,
+            concat!(
+                r#"{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"Made it."},"#,
+                r#"{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0="},"title":"r.pdf"}]}]}]}"#,
+            ),
+        ),
+        (
+            Provider::Gemini,
+            concat!(
+                r#"{"functionResponse":{"id":"fc-1","name":"report","response":{"output":"Made it."}}},"#,
+                r#"{"text":"[File from the result of report (fc-1)]"},{"inlineData":{"mimeType":"application/pdf","data":"JVBERi0="}}]}]}"#,
+            ),
+        ),
+        (
+            Provider::Bedrock,
+            concat!(
+                r#"{"toolResult":{"toolUseId":"tooluse_1","content":[{"text":"Made it."},"#,
+                r#"{"document":{"format":"pdf","name":"r pdf [1]","source":{"bytes":"JVBERi0="}}}]}}]}]}"#,
+            ),
+        ),
+    ];
+    let history = [StoredMessage::user("Make a report.")];
+    let tools = [transcript_replay::Tool::new("report", "", r#"{"type":"object"}"#).unwrap()];
+    for ((provider, results), (_, reply, id)) in cases.into_iter().zip(CALLS) {
+        let reply = provider.read_reply(reply).unwrap();
+        let outputs = [
+            transcript_replay::ToolOutput::ok(id, "Made it.").with_named_file(
+                "r.pdf",
+                "application/pdf",
+                "JVBERi0=",
+            ),
+        ];
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .tools(&tools)
+            .round(&reply, &outputs);
+        let body = serde_json::to_string(&provider.body(&turn).unwrap()).unwrap();
+        assert!(body.ends_with(results), "{provider}: {body}");
+        // A blind model gets the marker in the result, and the turn stores the file.
+        let blind =
+            serde_json::to_string(&provider.body(&turn.clone().vision(Vision::Blind)).unwrap())
+                .unwrap();
+        assert!(
+            blind.contains("Made it.\\n\\n[File r.pdf (application/pdf) not shown: this model cannot view files]"),
+            "{provider}: {blind}"
+        );
+        let stored = turn.store_turn(&reply).unwrap();
+        assert_eq!(
+            stored.blocks[2],
+            Block::named_file("r.pdf", "application/pdf", "JVBERi0=")
+        );
+    }
+}

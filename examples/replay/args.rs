@@ -41,13 +41,15 @@ request body, as JSON.
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   --budget N              fit the body to N input tokens (by the estimate, images by
                           --family's rule), withholding the oldest tool outputs, inputs,
-                          reasoning, images and then whole messages, each marked
+                          reasoning, images and files, long user texts and then whole
+                          messages, each marked (a round's outputs when nothing else fits)
   --tools FILE            the tools the model may call: a JSON array of {\"name\",
                           \"description\",\"input_schema\",\"strict\"?}
   --tool-choice CHOICE    auto, none, required or tool:NAME
   --round REPLY OUTPUTS   a round of the turn in flight, after the live turn: REPLY the
                           provider's reply body that called tools, OUTPUTS a JSON array of
-                          {\"id\",\"output\",\"is_error\",\"images\"?:[{\"media_type\",\"data\"}]};
+                          {\"id\",\"output\",\"is_error\",\"images\"?:[{\"media_type\",\"data\"}],
+                          \"files\"?:[{\"media_type\",\"data\",\"name\"?}]};
                           repeat it for each round, in order
   --store-turn FINAL      print the one stored message the rounds and FINAL (the reply
                           that ends the turn) become, instead of a body; --model is not
@@ -55,7 +57,8 @@ request body, as JSON.
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
   --estimate              print what the fragment or body costs instead of it, as JSON:
-                          bytes, text tokens (estimated), native images and their tokens,
+                          bytes, text tokens (estimated), native images and files and
+                          their tokens,
                           in total and per message, and with --budget what was withheld
   --family NAME           the model family whose rule prices images, for --estimate and
                           --budget (default: claude for anthropic and bedrock, gemini-2

@@ -287,9 +287,9 @@ impl Serialize for Blocks<'_, '_> {
     }
 }
 
-struct ContentBlock<'p, 'a> {
-    part: &'p Part<'a>,
-    cache: Option<Cache>,
+pub(super) struct ContentBlock<'p, 'a> {
+    pub(super) part: &'p Part<'a>,
+    pub(super) cache: Option<Cache>,
 }
 
 impl Serialize for ContentBlock<'_, '_> {

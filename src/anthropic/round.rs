@@ -5,11 +5,12 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::Base64Source;
+use super::request::{Base64Source, ContentBlock};
 use crate::body::{Answer, AssembledRound};
 use crate::cache::Cache;
 use crate::cost::{Of, Units};
-use crate::wire::{is_blank_char, Image, Text};
+use crate::file::File;
+use crate::wire::{is_blank_char, Image, Part, Text};
 
 /// One message of a round.
 #[derive(Debug, Clone)]
@@ -113,7 +114,7 @@ impl Serialize for ToolResult<'_, '_> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("type", "tool_result")?;
         map.serialize_entry("tool_use_id", answer.id)?;
-        match (answer.images.is_empty(), answer.is_blank()) {
+        match (!answer.has_media(), answer.is_blank()) {
             (true, true) => {}
             (true, false) => map.serialize_entry("content", &answer.text)?,
             (false, _) => map.serialize_entry("content", &Content(answer))?,
@@ -138,7 +139,8 @@ impl Serialize for Content<'_, '_> {
         serializer.collect_seq(
             text.into_iter()
                 .map(ResultBlock::Text)
-                .chain(answer.images.iter().map(ResultBlock::Image)),
+                .chain(answer.images.iter().map(ResultBlock::Image))
+                .chain(answer.files.iter().map(|file| ResultBlock::File(*file))),
         )
     }
 }
@@ -146,17 +148,21 @@ impl Serialize for Content<'_, '_> {
 enum ResultBlock<'b, 'a> {
     Text(&'b Text<'a>),
     Image(&'b Image<'a>),
+    /// A `document`, as a user message carries it (a `tool_result` takes documents).
+    File(File<'a>),
 }
 
 impl Serialize for ResultBlock<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
         match self {
             ResultBlock::Text(text) => {
+                let mut map = serializer.serialize_map(Some(2))?;
                 map.serialize_entry("type", "text")?;
                 map.serialize_entry("text", text)?;
+                map.end()
             }
             ResultBlock::Image(image) => {
+                let mut map = serializer.serialize_map(Some(2))?;
                 map.serialize_entry("type", "image")?;
                 map.serialize_entry(
                     "source",
@@ -166,9 +172,14 @@ impl Serialize for ResultBlock<'_, '_> {
                         data: image.data_json(),
                     },
                 )?;
+                map.end()
             }
+            ResultBlock::File(file) => ContentBlock {
+                part: &Part::File(*file),
+                cache: None,
+            }
+            .serialize(serializer),
         }
-        map.end()
     }
 }
 

@@ -5,10 +5,11 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::{CachePoint, ImageBlock};
+use super::request::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
 use crate::body::{Answer, AssembledRound};
 use crate::cache::Cache;
 use crate::cost::{Of, Units};
+use crate::file::File;
 use crate::wire::{is_blank_char, Image, Piece, Text};
 
 /// One message of a round.
@@ -44,7 +45,7 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>, cache: Option<Cache>) ->
         elements.push(Element::Assistant { round, blocks });
         let mut answers = assembled.answers;
         for answer in &mut answers {
-            if answer.is_blank() && answer.images.is_empty() {
+            if answer.is_blank() && !answer.has_media() {
                 answer.text = Text::from_pieces(vec![Piece::EmptyMessage]);
             }
         }
@@ -164,7 +165,8 @@ impl Serialize for Content<'_, '_> {
         serializer.collect_seq(
             text.into_iter()
                 .map(ContentBlock::Text)
-                .chain(answer.images.iter().map(ContentBlock::Image)),
+                .chain(answer.images.iter().map(ContentBlock::Image))
+                .chain(answer.files.iter().map(ContentBlock::File)),
         )
     }
 }
@@ -172,6 +174,8 @@ impl Serialize for Content<'_, '_> {
 enum ContentBlock<'b, 'a> {
     Text(&'b Text<'a>),
     Image(&'b Image<'a>),
+    /// A `document` or `video` (a `toolResult` takes both).
+    File(&'b File<'a>),
 }
 
 impl Serialize for ContentBlock<'_, '_> {
@@ -180,6 +184,12 @@ impl Serialize for ContentBlock<'_, '_> {
         match self {
             ContentBlock::Text(text) => map.serialize_entry("text", text)?,
             ContentBlock::Image(image) => map.serialize_entry("image", &ImageBlock(image))?,
+            ContentBlock::File(file) => match super::file_format(file.media_type()) {
+                Some(("video", format)) => {
+                    map.serialize_entry("video", &VideoBlock(file, format))?;
+                }
+                Some(_) | None => map.serialize_entry("document", &DocumentBlock(file))?,
+            },
         }
         map.end()
     }

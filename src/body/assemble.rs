@@ -11,12 +11,13 @@ use super::fields::{Appended, Fields};
 use super::Turn;
 use crate::body_error::{BodyError, Kind};
 use crate::cache::{self, Cache};
+use crate::file::{File, ToolFile};
 use crate::fit::Plan;
 use crate::marker::Reason;
 use crate::native_images::Verdict;
 use crate::record::Block;
 use crate::render::{self, Rendered};
-use crate::replay::{replay_messages, replay_withholding, unseen, REPLAY_PREAMBLE};
+use crate::replay::{replay_messages, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
 use crate::reply::Reply;
 use crate::rounds;
 use crate::rounds::Answer;
@@ -158,6 +159,15 @@ pub(crate) fn assemble<'a>(
         Ok(_) => extra.next().unwrap_or(Err(Reason::InvalidBase64)),
         Err(reason) => Err(reason),
     });
+    // The native files so far, which a provider's limit on a request's files counts: the
+    // history's, then the rounds' (the rounds' are the newest, and a round's file over the
+    // limit is the marker; the history's were judged on their own).
+    let mut native_files = rendered
+        .messages
+        .iter()
+        .flat_map(|(_, parts)| parts)
+        .filter(|part| matches!(part, Part::File(_)))
+        .count();
     let rounds: Vec<AssembledRound<'a>> = turn
         .rounds
         .iter()
@@ -176,6 +186,20 @@ pub(crate) fn assemble<'a>(
                             Ok(native) => images.push(native),
                             Err(reason) => pieces.push(Piece::ImageNotShown {
                                 media_type: &image.media_type,
+                                reason,
+                            }),
+                        }
+                    }
+                    let mut files = Vec::new();
+                    for file in &answered.output.files {
+                        match round_file(file, turn.vision, rules, native_files) {
+                            Ok(native) => {
+                                native_files += 1;
+                                files.push(native.numbered(native_files));
+                            }
+                            Err(reason) => pieces.push(Piece::FileNotShown {
+                                media_type: &file.media_type,
+                                name: file.name.as_deref(),
                                 reason,
                             }),
                         }
@@ -201,6 +225,7 @@ pub(crate) fn assemble<'a>(
                         is_error: answered.output.is_error,
                         text: Text::from_pieces(pieces),
                         images,
+                        files,
                     }
                 })
                 .collect(),
@@ -387,6 +412,33 @@ fn fitted<'a>(
         }
     }
     (messages, kept, origins)
+}
+
+/// The verdict on a file a tool returned: as replay judges a stored file, then by the
+/// provider's [`FileRules`](crate::rules::FileRules) where it lands (the results are the
+/// user's side), then under the request's limit on files, of which `native` are sent already.
+fn round_file<'a>(
+    file: &'a ToolFile,
+    vision: crate::replay::Vision,
+    rules: &Rules,
+    native: usize,
+) -> Result<File<'a>, Reason> {
+    if let Some(reason) = unseen_file(&file.media_type, &file.data, vision) {
+        return Err(reason);
+    }
+    let files = &rules.files;
+    if let Some(reason) =
+        files.refuses(rules.provider, TurnRole::User, &file.media_type, &file.data)
+    {
+        return Err(reason);
+    }
+    match files.per_request {
+        Some(limit) if native >= limit => Err(Reason::TooManyImages {
+            provider: rules.provider,
+            limit,
+        }),
+        Some(_) | None => Ok(File::of_tool(file)),
+    }
 }
 
 /// The system text S: the instructions, a blank line, the preamble; either alone when the

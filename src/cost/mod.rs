@@ -631,6 +631,12 @@ fn estimate(
                     cost.text_tokens += count.count(&answer.text);
                     cost.images += answer.images.len();
                     cost.image_tokens += answer.images.iter().map(image_cost).sum::<u64>();
+                    cost.files += answer.files.len();
+                    cost.file_tokens += answer
+                        .files
+                        .iter()
+                        .map(|file| file_tokens(rule, file.media_type(), file.data()))
+                        .sum::<u64>();
                 }
                 price_parts(&mut cost, parts, count, &image_cost, rule);
             }

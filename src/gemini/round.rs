@@ -45,6 +45,13 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                 }])));
                 images.push(Part::Image(image));
             }
+            for file in std::mem::take(&mut answer.files) {
+                images.push(Part::Text(Text::from_pieces(vec![Piece::ToolFile {
+                    name: answer.name,
+                    id: answer.real_id.then_some(answer.id),
+                }])));
+                images.push(Part::File(file));
+            }
         }
         elements.push(Element::Results {
             round,

@@ -7,6 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::body::{Answer, AssembledRound};
 use crate::cost::{Of, Units};
+use crate::file::{File, FileDataUrl};
 use crate::wire::{DataUrl, Image, Text};
 
 /// One input item of a round.
@@ -48,7 +49,7 @@ impl Serialize for Element<'_> {
                 map.serialize_entry("type", "function_call_output")?;
                 let [answer] = answer;
                 map.serialize_entry("call_id", answer.id)?;
-                if answer.images.is_empty() {
+                if !answer.has_media() {
                     map.serialize_entry("output", &answer.text)?;
                 } else {
                     map.serialize_entry("output", &Content(answer))?;
@@ -69,7 +70,8 @@ impl Serialize for Content<'_, '_> {
         serializer.collect_seq(
             text.into_iter()
                 .map(ContentPart::Text)
-                .chain(answer.images.iter().map(ContentPart::Image)),
+                .chain(answer.images.iter().map(ContentPart::Image))
+                .chain(answer.files.iter().map(ContentPart::File)),
         )
     }
 }
@@ -77,6 +79,8 @@ impl Serialize for Content<'_, '_> {
 enum ContentPart<'b, 'a> {
     Text(&'b Text<'a>),
     Image(&'b Image<'a>),
+    /// An `input_file` (`InputFileContentParam`, which a function call's output takes).
+    File(&'b File<'a>),
 }
 
 impl Serialize for ContentPart<'_, '_> {
@@ -91,6 +95,14 @@ impl Serialize for ContentPart<'_, '_> {
                 map.serialize_entry("type", "input_image")?;
                 map.serialize_entry("image_url", &DataUrl(image))?;
                 map.serialize_entry("detail", "auto")?;
+            }
+            ContentPart::File(file) => {
+                map.serialize_entry("type", "input_file")?;
+                map.serialize_entry(
+                    "filename",
+                    &crate::file::name_or_default(file.name(), file.media_type()),
+                )?;
+                map.serialize_entry("file_data", &FileDataUrl(file))?;
             }
         }
         map.end()
