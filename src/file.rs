@@ -254,6 +254,13 @@ pub(crate) fn pdf_pages(bytes: &[u8]) -> Option<usize> {
     (pages > 0).then_some(pages)
 }
 
+/// The pages a PDF in base64 counts for: its page objects, or, when they cannot be counted,
+/// one a 2,000 bytes (at least one).
+pub(crate) fn pdf_pages_of(data: &str) -> usize {
+    let bytes = decode_base64(data);
+    pdf_pages(&bytes).unwrap_or_else(|| bytes.len().div_ceil(2_000).max(1))
+}
+
 /// A WAV file's duration in whole seconds, rounded up: its `data` chunk's size over the byte
 /// rate of its `fmt ` chunk. `None` when the bytes are not a RIFF WAVE file with both.
 pub(crate) fn wav_seconds(bytes: &[u8]) -> Option<u64> {

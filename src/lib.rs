@@ -61,6 +61,8 @@
 //! | `reasoning` | `[Reasoning]: {reasoning}` |
 //! | `image`, shown | a native image part with the stored `media_type` and `data` |
 //! | `image`, not shown | `[Image ({media_type}) not shown: {reason}]` |
+//! | `file`, shown | a native file part with the stored `media_type`, `data` and `name` |
+//! | `file`, not shown | `[File ({media_type}) not shown: {reason}]`, or `[File {name} ({media_type}) not shown: {reason}]` |
 //!
 //! Roles: `system` → `system`, `user` → `user`, and both `assistant` and `tool` →
 //! `assistant` (a tool round is the assistant's own work). Consecutive pieces are joined into
@@ -78,8 +80,23 @@
 //! only at the end, zero trailing bits). Otherwise, or with [`Vision::Blind`], the image becomes
 //! a marker with the first reason that applies: `this model cannot view images`, `its media
 //! type is not an image type`, `its stored data is not valid base64`. The image data never
-//! appears in any text. For a record without images, the two settings give identical output.
-//! A provider's renderer adds its own reasons, each naming the provider ([`Reason`]).
+//! appears in any text. For a record without images and files, the two settings give
+//! identical output. A provider's renderer adds its own reasons, each naming the provider
+//! ([`Reason`]).
+//!
+//! A `file` block (a PDF, text, CSV, Markdown, HTML, an office document, audio, video) is
+//! shown natively on the same terms, its media type of the form `type/subtype`, with the same
+//! reasons, `this model cannot view images` reading `this model cannot view files`. Each
+//! provider then writes it in its own native shape where its table takes that media type in
+//! that role (`openai::FILE_TYPES`, `openai_responses::FILE_TYPES`, `anthropic::FILE_TYPES`,
+//! `gemini::FILE_TYPES`, `bedrock::FILE_TYPES_AND_FORMATS`, each with its sources), within its
+//! per-file and per-request limits (the newest files kept), and otherwise the marker with a
+//! reason that names the provider: `[File notes.txt (text/plain) not shown: OpenAI does not
+//! accept text/plain]`. A tool's files ([`ToolOutput::with_file`]) go in the result where the
+//! provider takes them there, else after the results, as its images do. A file is priced by
+//! what its own bytes say ([`file_tokens`]). Checked byte for byte by `tests/file_golden.rs`,
+//! and against the pinned schemas with generated records that carry files
+//! (`conformance/tests/render_schemas.rs`, `conformance/tests/body_schemas.rs`).
 //!
 //! A marker is a line of the crate's own making, so stored data cannot forge one: in the media
 //! type a marker shows, `[`, `]`, `(`, `)`, `\`, control characters, line breaks and non-ASCII

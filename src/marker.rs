@@ -101,6 +101,13 @@ pub enum Reason {
     /// `withheld to fit the context window`: one of the oldest native images, withheld for a
     /// [`Budget`](crate::Budget).
     Fit,
+    /// `{provider} takes at most {limit} PDF pages a request, and the newest files are kept`.
+    TooManyPages {
+        /// The provider.
+        provider: Provider,
+        /// How many PDF pages one request may carry.
+        limit: usize,
+    },
     /// `its data is not UTF-8 text`: a text file for a provider that takes text files as text
     /// (Anthropic's plain-text documents), whose bytes are not UTF-8.
     NotUtf8Text,
@@ -226,6 +233,11 @@ impl fmt::Display for Described<'_> {
             Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
             Reason::Fit => f.write_str(WITHHELD),
             Reason::NotUtf8Text => f.write_str("its data is not UTF-8 text"),
+            Reason::TooManyPages { provider, limit } => write!(
+                f,
+                "{provider} takes at most {limit} PDF pages a request, and the newest files are \
+                 kept"
+            ),
         }
     }
 }

@@ -191,6 +191,7 @@ fn file_verdicts(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<Result<(), 
             })
         })
         .collect();
+    request_totals(messages, &mut verdicts, rules);
     if let Some(limit) = rules.files.per_request {
         let native = verdicts.iter().filter(|verdict| verdict.is_ok()).count();
         let over = native.saturating_sub(limit);
@@ -292,6 +293,56 @@ fn role_of(role: WireRole) -> TurnRole {
         WireRole::System => TurnRole::System,
         WireRole::User => TurnRole::User,
         WireRole::Assistant => TurnRole::Assistant,
+    }
+}
+
+/// Withholds the oldest native files whose data or pages, added to those of every newer native
+/// file, pass the request's limits: the newest are kept, as a suffix of the request's files.
+fn request_totals(
+    messages: &[WireMessage<'_>],
+    verdicts: &mut [Result<(), Reason>],
+    rules: &Rules,
+) {
+    let files: Vec<&crate::file::File<'_>> = messages
+        .iter()
+        .flat_map(|message| &message.content)
+        .filter_map(|part| match part {
+            Part::File(file) => Some(file),
+            Part::Text(_) | Part::Image(_) => None,
+        })
+        .collect();
+    let (mut bytes, mut pages, mut full) = (0usize, 0usize, None);
+    for (file, verdict) in files.iter().zip(verdicts.iter_mut()).rev() {
+        if verdict.is_err() {
+            continue;
+        }
+        if let Some(reason) = full {
+            *verdict = Err(reason);
+            continue;
+        }
+        bytes = bytes.saturating_add(file.data().len());
+        if let Some(limit) = rules.files.bytes_per_request.filter(|limit| bytes > *limit) {
+            let reason = Reason::RequestTooLarge {
+                provider: rules.provider,
+                limit,
+            };
+            full = Some(reason);
+            *verdict = Err(reason);
+            continue;
+        }
+        if let Some(limit) = rules.files.pages_per_request {
+            if crate::file::lowercase(file.media_type()) == "application/pdf" {
+                pages = pages.saturating_add(crate::file::pdf_pages_of(file.data()));
+                if pages > limit {
+                    let reason = Reason::TooManyPages {
+                        provider: rules.provider,
+                        limit,
+                    };
+                    full = Some(reason);
+                    *verdict = Err(reason);
+                }
+            }
+        }
     }
 }
 

@@ -77,6 +77,11 @@ pub(crate) struct FileRules {
     pub(crate) per_file: usize,
     /// The most files one request may carry, when the provider limits it: the newest are kept.
     pub(crate) per_request: Option<usize>,
+    /// The most base64 text the files of one request may add up to: the newest are kept.
+    pub(crate) bytes_per_request: Option<usize>,
+    /// The most PDF pages one request may carry (counted from each PDF's page objects; a PDF
+    /// whose pages cannot be counted counts one a 2,000 bytes): the newest are kept.
+    pub(crate) pages_per_request: Option<usize>,
     /// The media types the provider takes as text rather than bytes (Anthropic's plain-text
     /// document source): their data must decode to UTF-8.
     pub(crate) text_types: &'static [&'static str],

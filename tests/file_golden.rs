@@ -456,3 +456,57 @@ fn a_tools_file_goes_in_the_result_where_the_provider_takes_it_else_after_the_re
         );
     }
 }
+
+#[test]
+fn a_requests_file_data_and_pdf_pages_keep_the_newest_files_within_the_limits() {
+    // Anthropic takes at most 100 PDF pages a request: of three PDFs of 40 pages, the oldest
+    // is the marker.
+    let pdf = |pages: usize| {
+        let mut bytes = b"%PDF-1.7\n".to_vec();
+        for _ in 0..pages {
+            bytes.extend_from_slice(b"<</Type /Page>>\n");
+        }
+        base64(&bytes)
+    };
+    let blocks: Vec<Block> = (0..3)
+        .map(|n| Block::named_file(format!("p{n}.pdf"), "application/pdf", pdf(40)))
+        .chain([Block::text("Compare.")])
+        .collect();
+    let history = [StoredMessage::new(Role::User, blocks)];
+    let body = body_of(Provider::Anthropic, &history);
+    assert_eq!(body.matches(r#""type":"document""#).count(), 2, "{body}");
+    assert!(body.contains(
+        "[File p0.pdf (application/pdf) not shown: Anthropic takes at most 100 PDF pages a request, and the newest files are kept]"
+    ));
+    // OpenAI takes at most 50 MB of file data a request: of three files of 20 MB, the oldest
+    // is the marker.
+    let big = "QUJD".repeat(20 * 1024 * 1024 / 4);
+    let blocks: Vec<Block> = (0..3)
+        .map(|n| Block::named_file(format!("b{n}.pdf"), "application/pdf", big.clone()))
+        .chain([Block::text("Compare.")])
+        .collect();
+    let history = [StoredMessage::new(Role::User, blocks)];
+    let body = body_of(Provider::OpenAi, &history);
+    assert_eq!(body.matches(r#""type":"file""#).count(), 2);
+    assert!(body.contains(
+        "[File b0.pdf (application/pdf) not shown: OpenAI takes at most 50 MB of file data a request, and the newest files are kept]"
+    ));
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let word = chunk.iter().enumerate().fold(0u32, |word, (at, &byte)| {
+            word | u32::from(byte) << (16 - 8 * at)
+        });
+        for at in 0..4 {
+            match at <= chunk.len() {
+                true => out.push(char::from(ALPHABET[(word >> (18 - 6 * at)) as usize & 63])),
+                false => out.push('='),
+            }
+        }
+    }
+    out
+}

@@ -190,6 +190,8 @@ pub(crate) static RULES: Rules = Rules {
         },
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
+        bytes_per_request: Some(MAX_FILE_BASE64_LEN),
+        pages_per_request: Some(MAX_PDF_PAGES_PER_REQUEST),
         text_types: &FILE_TYPES_AS_TEXT,
         labelled: false,
     },
@@ -217,6 +219,12 @@ const FILE_TYPES_AS_TEXT: [&str; 3] = ["text/plain", "text/csv", "text/markdown"
 /// The most base64 text one file may have: the whole request may be at most 32 MB ("Maximum
 /// request size: 32 MB", <https://platform.claude.com/docs/en/build-with-claude/pdf-support>).
 pub const MAX_FILE_BASE64_LEN: usize = 32 * 1024 * 1024;
+
+/// The most PDF pages one request may carry: "Maximum pages per request: 100" on models with a
+/// 200k-token window (600 on larger ones;
+/// <https://platform.claude.com/docs/en/build-with-claude/pdf-support>). The newest files are
+/// kept.
+pub const MAX_PDF_PAGES_PER_REQUEST: usize = 100;
 
 /// Renders wire messages as the `system` and `messages` of a Messages request.
 ///

@@ -176,6 +176,8 @@ pub(crate) static RULES: Rules = Rules {
         },
         per_file: MAX_FILE_BASE64_LEN,
         per_request: Some(MAX_FILES_PER_REQUEST),
+        bytes_per_request: None,
+        pages_per_request: None,
         text_types: &[],
         labelled: true,
     },

@@ -174,6 +174,8 @@ pub(crate) static RULES: Rules = Rules {
         },
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
+        bytes_per_request: Some(MAX_FILE_BASE64_LEN_PER_REQUEST),
+        pages_per_request: None,
         text_types: &[],
         labelled: false,
     },
@@ -225,6 +227,11 @@ pub const FILE_TYPES: [&str; 27] = [
 /// pages" (<https://ai.google.dev/gemini-api/docs/document-processing>), counted on the base64
 /// text.
 pub const MAX_FILE_BASE64_LEN: usize = 50 * 1024 * 1024;
+
+/// The most base64 text the files of one request may add up to: inline data is limited to
+/// 100 MB a request (<https://ai.google.dev/gemini-api/docs/file-input-methods>), shared with
+/// images, whose own limit counts theirs; the newest files are kept.
+pub const MAX_FILE_BASE64_LEN_PER_REQUEST: usize = 100_000_000;
 
 /// Renders wire messages as the `systemInstruction` and `contents` of a generateContent
 /// request.

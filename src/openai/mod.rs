@@ -164,6 +164,8 @@ pub(crate) static RULES: Rules = Rules {
         },
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
+        bytes_per_request: Some(MAX_FILE_BASE64_LEN),
+        pages_per_request: None,
         text_types: &[],
         labelled: false,
     },
