@@ -89,8 +89,8 @@ fuzz_target!(|data: &[u8]| {
             );
             assert!(message.content.iter().all(|part| match part {
                 Part::Image(image) => openai::MEDIA_TYPES.contains(&image.media_type()),
-                Part::File(file) => openai::FILE_TYPES
-                    .contains(&file.media_type().to_ascii_lowercase().as_str()),
+                Part::File(file) =>
+                    openai::FILE_TYPES.contains(&file.media_type().to_ascii_lowercase().as_str()),
                 Part::Text(text) => !text.to_string().is_empty(),
             }));
         }
