@@ -216,8 +216,10 @@
 //!   (`conformance/tests/image_withholding.rs`); breakpoints are at most 3 (4 with a round in flight) and let a simulated
 //!   Anthropic cache serve at least 95% of the history (`conformance/tests/prompt_cache.rs`).
 //! - **Replies become records**: each provider's documented example responses read into the
-//!   exact stored message, and content the record cannot hold is an error that says where
-//!   (`tests/reply_golden.rs`); for generated replies valid against the response schemas,
+//!   exact stored message; content of a kind the crate does not read is kept as the
+//!   `[Not kept: {provider} {type} content]` marker where it stood, whole and streamed alike,
+//!   and listed (`tests/reply_golden.rs`, `conformance/tests/not_kept.rs`); bytes that are not
+//!   the provider's shape are an error that says where; for generated replies valid against the response schemas,
 //!   every text, tool call and reasoning of the reply reaches the next body
 //!   (`conformance/tests/reply_round_trip.rs`).
 //! - **Exact costs** ([`Priced`]): an estimate's bytes equal the serialized bytes of every

@@ -242,6 +242,14 @@ impl fmt::Display for Described<'_> {
     }
 }
 
+/// The text block a reply's content of a kind the crate does not read becomes, where it stood:
+/// `[Not kept: {provider} {type} content]`, the type shown as a media type is in a marker, so
+/// that the model is told, and a runtime can find it; a finished reply is never refused for
+/// what it contains.
+pub(crate) fn not_kept(provider: Provider, kind: &str) -> String {
+    format!("[Not kept: {provider} {} content]", ShownMediaType(kind))
+}
+
 /// What every mark of a budget's withholding says.
 pub(crate) const WITHHELD: &str = "withheld to fit the context window";
 

@@ -181,7 +181,8 @@ pub(crate) fn is_made(id: &str) -> bool {
 
 /// Links each call of a round to exactly one output, in the calls' order; a call without an
 /// output, an output for no call, or one given twice is an error naming the id. The reply
-/// must be the body's provider's, and must call a tool: a reply that calls none ends the turn.
+/// must be the body's provider's, and must call a tool, or be paused: a reply that calls none
+/// otherwise ends the turn.
 pub(crate) fn answered<'a>(
     index: usize,
     round: &Round<'a>,
@@ -208,7 +209,9 @@ pub(crate) fn answered<'a>(
             | Block::File { .. } => None,
         })
         .collect();
-    if calls.is_empty() {
+    // A paused turn (Anthropic's `pause_turn`) is a round that owes no output: it goes back
+    // as it came, for the model to go on.
+    if calls.is_empty() && round.reply.stop != crate::stop::StopReason::Paused {
         return Err(BodyError::new(Kind::RoundWithoutCalls(index)));
     }
     for (at, output) in round.outputs.iter().enumerate() {

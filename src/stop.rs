@@ -15,7 +15,7 @@ use serde::ser::{Serialize, Serializer};
 /// [`Other`](StopReason::Other); a reply that names no reason at all is `Other("")`.
 ///
 /// It serializes, and [`as_str`](StopReason::as_str) spells it, as `end_turn`, `tool_use`,
-/// `max_tokens`, `stop_sequence`, `refusal`, `pause_turn`, `context_window_exceeded`,
+/// `max_tokens`, `stop_sequence`, `refusal`, `paused`, `context_window_exceeded`,
 /// `content_filter`, or the provider's own word.
 ///
 /// ```
@@ -42,9 +42,11 @@ pub enum StopReason {
     StopSequence,
     /// The model refused.
     Refusal,
-    /// The provider paused a long turn (Anthropic's `pause_turn`): send the reply back as it
-    /// is to let it go on.
-    PauseTurn,
+    /// The provider paused a long turn (Anthropic's `pause_turn`, spelled `paused`): the
+    /// reply is a round with no outputs, and `Turn::round(&reply, &[])` continues it, the
+    /// body then ending on the paused content as Anthropic documents ("You may provide the
+    /// response back as-is in a subsequent request to let the model continue").
+    Paused,
     /// The reply reached the end of the model's context window.
     ContextWindowExceeded,
     /// A content filter or guardrail stopped the reply.
@@ -55,7 +57,7 @@ pub enum StopReason {
 
 impl StopReason {
     /// The reason's name: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `refusal`,
-    /// `pause_turn`, `context_window_exceeded`, `content_filter`, or the provider's word.
+    /// `paused`, `context_window_exceeded`, `content_filter`, or the provider's word.
     ///
     /// ```
     /// use transcript_replay::StopReason;
@@ -70,7 +72,7 @@ impl StopReason {
             StopReason::MaxTokens => "max_tokens",
             StopReason::StopSequence => "stop_sequence",
             StopReason::Refusal => "refusal",
-            StopReason::PauseTurn => "pause_turn",
+            StopReason::Paused => "paused",
             StopReason::ContextWindowExceeded => "context_window_exceeded",
             StopReason::ContentFilter => "content_filter",
             StopReason::Other(word) => word,

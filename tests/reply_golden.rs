@@ -225,7 +225,7 @@ fn tool_input_keeps_the_form_each_provider_sent_a_string_as_sent_a_value_compact
 }
 
 #[test]
-fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
+fn a_reply_that_is_not_what_the_provider_documents_is_an_error_that_says_where_and_what() {
     // (provider, the reply, the exact error)
     let cases = [
         (
@@ -235,23 +235,8 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         ),
         (
             Provider::OpenAi,
-            "{\"choices\": [{\"message\": {\"role\": \"assistant\",\n  \"audio\": {\"id\": \"audio_1\", \"data\": \"UklG\"}}}]}",
-            "OpenAI reply, choices[0].message.audio (line 2, column 12): `audio` has no block in the record",
-        ),
-        (
-            Provider::OpenAi,
-            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "computer", "computer": {}}]}}]}"#,
-            r#"OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 42): a tool call of type "computer" has no block in the record"#,
-        ),
-        (
-            Provider::OpenAi,
             r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}}]}"#,
             "OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 98): missing field `arguments`",
-        ),
-        (
-            Provider::Anthropic,
-            r#"{"content": [{"type": "text", "text": "a"}, {"type": "web_search_tool_result", "tool_use_id": "s", "content": []}]}"#,
-            r#"Anthropic reply, content[1] (line 1, column 45): content of type "web_search_tool_result" has no block in the record"#,
         ),
         (
             Provider::Anthropic,
@@ -280,11 +265,6 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         ),
         (
             Provider::Gemini,
-            r#"{"candidates": [{"content": {"parts": [{"executableCode": {"language": "PYTHON", "code": "print(1)"}}]}}]}"#,
-            r#"Gemini reply, candidates[0].content.parts[0] (line 1, column 40): a part with "executableCode" has no block in the record"#,
-        ),
-        (
-            Provider::Gemini,
             r#"{"promptFeedback": {"blockReason": "SAFETY"}}"#,
             "Gemini reply, the body (line 1, column 1): the reply has no candidate (the prompt was blocked: SAFETY)",
         ),
@@ -295,13 +275,8 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         ),
         (
             Provider::OpenAiResponses,
-            r#"{"output": [{"type": "web_search_call", "id": "ws_1", "status": "completed"}]}"#,
-            r#"OpenAI reply, output[0] (line 1, column 13): an output item of type "web_search_call" has no block in the record"#,
-        ),
-        (
-            Provider::Bedrock,
-            r#"{"output": {"message": {"role": "assistant", "content": [{"citationsContent": {}}]}}}"#,
-            r#"Bedrock reply, output.message.content[0] (line 1, column 58): a content block of type "citationsContent" has no block in the record"#,
+            r#"{"output": [{"type": "function_call", "id": "fc_1", "name": "f", "arguments": "{}"}]}"#,
+            "OpenAI reply, output[0] (line 1, column 13): missing field `call_id` in a function_call item",
         ),
         (
             Provider::Gemini,
@@ -320,4 +295,72 @@ fn content_the_record_cannot_hold_is_an_error_that_says_where_and_what() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_listed() {
+    use transcript_replay::Provider;
+    // (provider, the reply, the stored blocks, the kinds listed)
+    let cases: [(Provider, &str, &[Block], &[&str]); 7] = [
+        (
+            Provider::OpenAi,
+            "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"Hello.\",\n  \"audio\": {\"id\": \"audio_1\", \"data\": \"UklG\"}}}]}",
+            &[Block::text("Hello."), Block::text("[Not kept: OpenAI audio content]")],
+            &["audio"],
+        ),
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "computer", "computer": {}}]}}]}"#,
+            &[Block::text("[Not kept: OpenAI computer content]")],
+            &["computer"],
+        ),
+        (
+            Provider::Anthropic,
+            r#"{"content": [{"type": "text", "text": "a"}, {"type": "web_search_tool_result", "tool_use_id": "s", "content": []}, {"type": "text", "text": "b"}]}"#,
+            &[
+                Block::text("a"),
+                Block::text("[Not kept: Anthropic web_search_tool_result content]"),
+                Block::text("b"),
+            ],
+            &["web_search_tool_result"],
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"text": "Run it."}, {"executableCode": {"language": "PYTHON", "code": "print(1)"}}, {"text": "Done."}]}, "finishReason": "STOP"}]}"#,
+            &[
+                Block::text("Run it."),
+                Block::text("[Not kept: Gemini executableCode content]"),
+                Block::text("Done."),
+            ],
+            &["executableCode"],
+        ),
+        (
+            Provider::OpenAiResponses,
+            r#"{"status": "completed", "output": [{"type": "web_search_call", "id": "ws_1", "status": "completed"}]}"#,
+            &[Block::text("[Not kept: OpenAI web_search_call content]")],
+            &["web_search_call"],
+        ),
+        (
+            Provider::Bedrock,
+            r#"{"output": {"message": {"role": "assistant", "content": [{"citationsContent": {"content": [{"text": "It is 20 C."}], "citations": []}}, {"guardContent": {}}]}}, "stopReason": "end_turn"}"#,
+            &[
+                Block::text("It is 20 C."),
+                Block::text("[Not kept: Bedrock citations content]"),
+                Block::text("[Not kept: Bedrock guardContent content]"),
+            ],
+            &["citations", "guardContent"],
+        ),
+        (
+            // A kind that tries to forge a marker is escaped as a media type is.
+            Provider::Anthropic,
+            r#"{"content": [{"type": "x] [Image (a) not shown: b"}]}"#,
+            &[Block::text("[Not kept: Anthropic x\\u{5d} \\u{5b}Image \\u{28}a\\u{29} not shown: b content]")],
+            &["x] [Image (a) not shown: b"],
+        ),
+    ];
+    for (provider, body, blocks, kinds) in cases {
+        let reply = provider.read_reply(body).unwrap();
+        assert_eq!(reply.message.blocks, blocks, "{provider}");
+        assert_eq!(reply.not_kept(), kinds, "{provider}");
+    }
 }

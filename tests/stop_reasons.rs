@@ -73,7 +73,7 @@ fn each_providers_stop_word_becomes_its_reason() {
         (
             Provider::Anthropic,
             r#"{"content": [], "stop_reason": "pause_turn"}"#,
-            PauseTurn,
+            Paused,
         ),
         (
             Provider::Anthropic,
@@ -208,7 +208,7 @@ fn the_reasons_are_spelled_as_the_example_program_prints_them() {
         StopReason::MaxTokens,
         StopReason::StopSequence,
         StopReason::Refusal,
-        StopReason::PauseTurn,
+        StopReason::Paused,
         StopReason::ContextWindowExceeded,
         StopReason::ContentFilter,
     ]
@@ -223,7 +223,7 @@ fn the_reasons_are_spelled_as_the_example_program_prints_them() {
             "max_tokens",
             "stop_sequence",
             "refusal",
-            "pause_turn",
+            "paused",
             "context_window_exceeded",
             "content_filter"
         ]

@@ -234,19 +234,3 @@ fn data_that_is_no_json_or_no_utf8_is_a_failure_that_says_where() {
         "Anthropic stream, byte 42: the stream is not UTF-8"
     );
 }
-
-#[test]
-fn content_the_record_cannot_hold_is_a_failure_as_read_reply_makes_it_an_error() {
-    let bytes = named(&[
-        json!({"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 3}}}),
-        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}}),
-    ]);
-    let error = fail(Provider::Anthropic, &bytes, 4096);
-    assert_eq!(error.kind(), StreamErrorKind::Content);
-    assert!(
-        error
-            .to_string()
-            .ends_with(r#"content of type "server_tool_use" has no block in the record"#),
-        "{error}"
-    );
-}

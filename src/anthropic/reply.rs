@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::marker;
 use crate::provider::Provider;
 use crate::record::Block;
 use crate::reply::{self, At, Counts, Reply, ReplyError};
@@ -14,7 +15,7 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
     ("max_tokens", StopReason::MaxTokens),
     ("stop_sequence", StopReason::StopSequence),
     ("tool_use", StopReason::ToolUse),
-    ("pause_turn", StopReason::PauseTurn),
+    ("pause_turn", StopReason::Paused),
     ("refusal", StopReason::Refusal),
     (
         "model_context_window_exceeded",
@@ -35,8 +36,9 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 ///
 /// What does not cross prose replay, and is left out: a thinking block's `signature`,
 /// `redacted_thinking` (encrypted, with no words to replay), and a text block's `citations`
-/// (metadata about its words). Any other block type (server tool use, search results, ...)
-/// has no block in the record: it is an error, never dropped silently.
+/// (metadata about its words). Any other block type (server tool use, search results, ...) is
+/// not refused: it becomes the text `[Not kept: Anthropic {type} content]` where it stood, is
+/// listed by [`Reply::not_kept`], and goes back natively in the round in flight.
 ///
 /// # Errors
 ///
@@ -75,9 +77,11 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let content_at = at.child(response.content, "content");
     let content: Vec<&RawValue> = content_at.read()?;
     let mut blocks = Vec::with_capacity(content.len());
+    let mut not_kept = Vec::new();
     for (index, &raw) in content.iter().enumerate() {
         blocks.extend(read_block(
             &content_at.child(raw, format_args!("[{index}]")),
+            &mut not_kept,
         )?);
     }
     let usage = match at.present(response.usage, "usage") {
@@ -86,12 +90,16 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = content.iter().map(|&raw| raw.to_owned()).collect();
-    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native))
+    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native).not_keeping(not_kept))
 }
 
 /// One content block: the block it becomes, or `None` for one with no words to replay
-/// (`redacted_thinking`).
-pub(super) fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
+/// (`redacted_thinking`); a block of a kind the crate does not read becomes the `[Not kept:
+/// ...]` marker, its kind added to `not_kept`.
+pub(super) fn read_block(
+    at: &At<'_>,
+    not_kept: &mut Vec<String>,
+) -> Result<Option<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct ContentBlock<'a> {
         #[serde(rename = "type")]
@@ -130,9 +138,13 @@ pub(super) fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
             let input = reply::object_input(&at.child(input, "input"))?;
             Ok(Some(Block::tool_use(id, name, input)))
         }
-        kind => Err(at.error(format_args!(
-            "content of type {kind:?} has no block in the record"
-        ))),
+        kind => {
+            not_kept.push(kind.to_owned());
+            Ok(Some(Block::text(marker::not_kept(
+                Provider::Anthropic,
+                kind,
+            ))))
+        }
     }
 }
 

@@ -44,11 +44,14 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>, cache: Option<Cache>) ->
             .filter(|block| !is_blank_text(block))
             .collect();
         elements.push(Element::Assistant { round, blocks });
-        elements.push(Element::Results {
-            round,
-            answers: assembled.answers,
-            cache: cache.filter(|_| Some(round) == last),
-        });
+        // A paused turn owes no results: the body ends on its content, for the model to go on.
+        if !assembled.answers.is_empty() {
+            elements.push(Element::Results {
+                round,
+                answers: assembled.answers,
+                cache: cache.filter(|_| Some(round) == last),
+            });
+        }
     }
     elements
 }

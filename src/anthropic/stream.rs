@@ -68,9 +68,17 @@ pub fn stream() -> StreamReader {
 #[derive(Debug)]
 enum Kind {
     Text,
-    Thinking { signature: String },
+    Thinking {
+        signature: String,
+    },
     Redacted(Box<RawValue>),
     ToolUse,
+    /// A block of a kind the crate does not read: its marker is the stored text, and the block
+    /// goes back as its start event carried it; its deltas change nothing.
+    Other {
+        kind: String,
+        start: Box<RawValue>,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -142,9 +150,12 @@ impl Stream {
                 Kind::ToolUse
             }
             other => {
-                return Err(Failure::Content(format!(
-                    "content of type {other:?} has no block in the record"
-                )))
+                let marker = crate::marker::not_kept(Provider::Anthropic, other);
+                self.blocks.text(index, &marker, deltas);
+                Kind::Other {
+                    kind: other.to_owned(),
+                    start: block.to_owned(),
+                }
             }
         };
         self.kinds.push((index, kind));
@@ -173,6 +184,10 @@ impl Stream {
         }
         let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+        if let Some(Kind::Other { .. }) = self.kind(index) {
+            // Content the crate does not read: its marker is already its text.
+            return Ok(());
+        }
         match piece.kind {
             "text_delta" => {
                 self.blocks
@@ -234,6 +249,7 @@ impl Stream {
                     native_input(&input),
                 ),
                 (Kind::ToolUse, _) => continue,
+                (Kind::Other { start, .. }, _) => start.get().to_owned(),
             };
             if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
@@ -328,13 +344,22 @@ impl Events for Stream {
         }
         let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
         let native = self.native();
+        let not_kept = self
+            .kinds
+            .iter()
+            .filter_map(|(_, kind)| match kind {
+                Kind::Other { kind, .. } => Some(kind.clone()),
+                Kind::Text | Kind::Thinking { .. } | Kind::Redacted(_) | Kind::ToolUse => None,
+            })
+            .collect();
         Ok(Reply::new(
             Provider::Anthropic,
             self.blocks.blocks(),
             self.counts.usage(),
             stop,
             native,
-        ))
+        )
+        .not_keeping(not_kept))
     }
 
     fn partial(&self) -> StoredMessage {

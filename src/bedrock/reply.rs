@@ -39,8 +39,9 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 ///
 /// What does not cross prose replay, and is left out: a reasoning block's `signature` and
 /// `redactedContent` (encrypted, with no words to replay). Any other block (citations,
-/// documents, video, guardrail content, ...) has no block in the record: it is an error, never
-/// dropped silently.
+/// documents, video, guardrail content, ...) is not refused: it becomes the text
+/// `[Not kept: Bedrock {type} content]` where it stood, is listed by
+/// [`Reply::not_kept`], and goes back natively in the round in flight.
 ///
 /// # Errors
 ///
@@ -91,9 +92,11 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let message_at = output_at.child(output.message, "message");
     let message: Message<'_> = message_at.read()?;
     let mut blocks = Vec::with_capacity(message.content.len());
+    let mut not_kept = Vec::new();
     for (index, &raw) in message.content.iter().enumerate() {
         blocks.extend(read_block(
             &message_at.child(raw, format_args!("content[{index}]")),
+            &mut not_kept,
         )?);
     }
     let usage = match at.present(response.usage, "usage") {
@@ -102,12 +105,24 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = message.content.iter().map(|&raw| raw.to_owned()).collect();
-    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native))
+    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native).not_keeping(not_kept))
 }
 
-/// One content block: the block it becomes, or `None` for reasoning with no words to replay
-/// (redacted).
-fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
+/// One content block: the blocks it becomes (none for reasoning with no words to replay,
+/// redacted); a block of a kind the crate does not read becomes the `[Not kept: ...]`
+/// marker, its kind added to `not_kept`; `citationsContent` its text, then the marker of its
+/// citations (as a stream of it gives them).
+fn read_block(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<Vec<Block>, ReplyError> {
+    #[derive(Deserialize)]
+    struct Cited {
+        #[serde(default)]
+        content: Vec<CitedText>,
+    }
+    #[derive(Deserialize)]
+    struct CitedText {
+        #[serde(default)]
+        text: Option<String>,
+    }
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct ToolUse<'a> {
@@ -141,27 +156,46 @@ fn read_block(at: &At<'_>) -> Result<Option<Block>, ReplyError> {
     };
     let value_at = at.child(value, kind.as_str());
     match kind.as_str() {
-        "text" => Ok(Some(Block::text(value_at.read::<String>()?))),
+        "text" => Ok(vec![Block::text(value_at.read::<String>()?)]),
+        "citationsContent" => {
+            let cited: Cited = value_at.read()?;
+            let text: String = cited
+                .content
+                .into_iter()
+                .filter_map(|part| part.text)
+                .collect();
+            not_kept.push("citations".to_owned());
+            Ok(vec![
+                Block::text(text),
+                Block::text(crate::marker::not_kept(Provider::Bedrock, "citations")),
+            ])
+        }
         "toolUse" => {
             let call: ToolUse<'_> = value_at.read()?;
             let input = reply::object_input(&value_at.child(call.input, "input"))?;
-            Ok(Some(Block::tool_use(call.tool_use_id, call.name, input)))
+            Ok(vec![Block::tool_use(call.tool_use_id, call.name, input)])
         }
         // Redacted reasoning is encrypted, with no words to replay.
         "reasoningContent" => Ok(value_at
             .read::<Reasoning>()?
             .reasoning_text
-            .map(|text| Block::reasoning(text.text))),
+            .map(|text| Block::reasoning(text.text))
+            .into_iter()
+            .collect()),
         "image" => {
             let image: ImageBlock = value_at.read()?;
-            Ok(Some(Block::image(
+            Ok(vec![Block::image(
                 format!("image/{}", image.format),
                 image.source.bytes,
-            )))
+            )])
         }
-        other => Err(at.error(format_args!(
-            "a content block of type {other:?} has no block in the record"
-        ))),
+        other => {
+            not_kept.push(other.to_owned());
+            Ok(vec![Block::text(crate::marker::not_kept(
+                Provider::Bedrock,
+                other,
+            ))])
+        }
     }
 }
 

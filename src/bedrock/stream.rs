@@ -96,6 +96,9 @@ struct Stream {
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
+    /// The blocks that carried citations, whose marker follows them.
+    cited: Vec<usize>,
+    not_kept: Vec<String>,
 }
 
 impl Stream {
@@ -172,10 +175,10 @@ impl Stream {
                 self.blocks.reasoning(index, &text, deltas);
             }
         }
-        if piece.citation.is_some() {
-            return Err(Failure::Content(
-                "a content block of type \"citation\" has no block in the record".to_owned(),
-            ));
+        if piece.citation.is_some() && !self.cited.contains(&index) {
+            // The whole reply carries this block as `citationsContent`: its text, then the
+            // marker for the citations, which `contentBlockStop` adds.
+            self.cited.push(index);
         }
         Ok(())
     }
@@ -311,6 +314,13 @@ impl Events for Stream {
                         .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
                 }
             }
+            "contentBlockStop" if self.cited.contains(&index) => {
+                // A key of its own, after every block index, so it follows the text.
+                let key = usize::MAX - index;
+                let marker = crate::marker::not_kept(Provider::Bedrock, "citations");
+                self.blocks.text(key, &marker, deltas);
+                self.not_kept.push("citations".to_owned());
+            }
             // `messageStart`, `contentBlockStop`, and event types added later.
             _ => {}
         }
@@ -329,7 +339,8 @@ impl Events for Stream {
             self.counts.usage(),
             stop,
             native,
-        ))
+        )
+        .not_keeping(self.not_kept.clone()))
     }
 
     fn partial(&self) -> StoredMessage {

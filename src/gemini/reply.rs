@@ -46,9 +46,11 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 /// What does not cross prose replay, and is left out: `thoughtSignature` (Gemini 3 asks for it
 /// back with function calls; replay sends no native function calls), other candidates,
 /// safety ratings and citation metadata. Any other part (`executableCode`,
-/// `codeExecutionResult`, `fileData`, ...) has no block in the record: it is an error, never
-/// dropped silently, and so is a reply with no candidate (a blocked prompt), or a candidate
-/// with neither content nor a finish reason.
+/// `codeExecutionResult`, `fileData`, ...) is not refused: it becomes the text `[Not kept:
+/// Gemini {type} content]` where it stood (no text part joins it), is listed by
+/// [`Reply::not_kept`], and goes back natively in the round in flight. A reply with no
+/// candidate (a blocked prompt), or a candidate with neither content nor a finish reason, is
+/// an error.
 ///
 /// # Errors
 ///
@@ -109,13 +111,10 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         None => None,
     };
     let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
-    Ok(Reply::new(
-        Provider::Gemini,
-        blocks.blocks,
-        usage,
-        stop,
-        native,
-    ))
+    Ok(
+        Reply::new(Provider::Gemini, blocks.blocks, usage, stop, native)
+            .not_keeping(blocks.not_kept),
+    )
 }
 
 /// `promptFeedback`, which says why a prompt got no candidate.
@@ -234,6 +233,9 @@ pub(super) enum Part {
     Image { media_type: String, data: String },
     /// A part with no data, only metadata (a thought signature on its own).
     Empty,
+    /// A part of a kind the crate does not read (`executableCode`, `fileData`, ...), by the
+    /// name of its data field.
+    Other(String),
 }
 
 /// One part, read.
@@ -291,9 +293,7 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
                 data: image.data,
             })
         }
-        other => Err(at.error(format_args!(
-            "a part with {other:?} has no block in the record"
-        ))),
+        other => Ok(Part::Other(other.to_owned())),
     }
 }
 
@@ -304,6 +304,10 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
 pub(super) struct Parts {
     pub(super) blocks: Vec<Block>,
     calls: usize,
+    /// The kinds of the parts the crate does not read, in order.
+    pub(super) not_kept: Vec<String>,
+    /// Whether the last block is a `[Not kept: ...]` marker, which no text joins.
+    sealed: bool,
 }
 
 /// What a part added to the blocks, for a stream's deltas: the block it went to, and what it
@@ -317,11 +321,15 @@ pub(super) enum Added<'b> {
 
 impl Parts {
     pub(super) fn push(&mut self, part: Part) -> Added<'_> {
+        let sealed = std::mem::replace(&mut self.sealed, false);
         match part {
-            Part::Text { text, .. } if text.is_empty() => Added::Other,
+            Part::Text { text, .. } if text.is_empty() => {
+                self.sealed = sealed;
+                Added::Other
+            }
             Part::Text { text, thought } => {
                 let joins = match self.blocks.last() {
-                    Some(Block::Text { .. }) => !thought,
+                    Some(Block::Text { .. }) => !thought && !sealed,
                     Some(Block::Reasoning { .. }) => thought,
                     Some(
                         Block::ToolUse { .. }
@@ -369,7 +377,23 @@ impl Parts {
                 self.blocks.push(Block::image(media_type, data));
                 Added::Other
             }
-            Part::Empty => Added::Other,
+            Part::Empty => {
+                self.sealed = sealed;
+                Added::Other
+            }
+            Part::Other(kind) => {
+                self.blocks.push(Block::text(crate::marker::not_kept(
+                    Provider::Gemini,
+                    &kind,
+                )));
+                self.not_kept.push(kind);
+                self.sealed = true;
+                let index = self.blocks.len() - 1;
+                match self.blocks.last() {
+                    Some(Block::Text { text }) => Added::Text(index, text),
+                    Some(_) | None => Added::Other,
+                }
+            }
         }
     }
 }

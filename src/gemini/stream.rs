@@ -318,7 +318,8 @@ impl Events for Stream {
             self.counts.usage(),
             stop,
             native,
-        ))
+        )
+        .not_keeping(self.parts.not_kept.clone()))
     }
 
     fn partial(&self) -> StoredMessage {

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::marker;
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
 use crate::reply::{At, Counts, Reply, ReplyError};
@@ -37,8 +38,11 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// `refusal` stops for `refusal`.
 ///
 /// What does not cross: other choices (`n` > 1), `logprobs`, and `annotations` (citations'
-/// metadata) are not content and are left out. Audio output and the deprecated
-/// `function_call` have no block in the record: they are an error, never dropped silently.
+/// metadata) are not content and are left out. Audio output, the deprecated `function_call`,
+/// a content part or a tool call of a kind the crate does not read are not refused: each
+/// becomes the text `[Not kept: OpenAI {type} content]` (audio and `function_call` after the
+/// content), is listed by [`Reply::not_kept`], and goes back natively in the round in flight
+/// with the rest of the message.
 ///
 /// # Errors
 ///
@@ -105,23 +109,28 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let choice: Choice<'_> = choice_at.read()?;
     let message_at = choice_at.child(choice.message, "message");
     let message: Message<'_> = message_at.read()?;
-    for (field, value) in [
-        ("audio", message.audio),
-        ("function_call", message.function_call),
-    ] {
-        if let Some(value) = value.filter(|value| value.get() != "null") {
-            return Err(message_at
-                .child(value, field)
-                .error(format_args!("`{field}` has no block in the record")));
-        }
-    }
     let mut blocks = Vec::new();
+    let mut not_kept = Vec::new();
     if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
         blocks.push(Block::reasoning(reasoning));
     }
     let mut refused = false;
     if let Some(content) = message.content {
-        refused |= read_content(&message_at.child(content, "content"), &mut blocks)?;
+        refused |= read_content(
+            &message_at.child(content, "content"),
+            &mut blocks,
+            &mut not_kept,
+        )?;
+    }
+    // What the record has no block for yet: the marker, where the message has it.
+    for (field, value) in [
+        ("audio", message.audio),
+        ("function_call", message.function_call),
+    ] {
+        if value.is_some_and(|value| value.get() != "null") {
+            not_kept.push(field.to_owned());
+            blocks.push(Block::text(marker::not_kept(Provider::OpenAi, field)));
+        }
     }
     if let Some(refusal) = message.refusal {
         refused = true;
@@ -132,7 +141,10 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         let calls_at = message_at.child(calls, "tool_calls");
         let calls: Option<Vec<&RawValue>> = calls_at.read()?;
         for (index, &call) in calls.iter().flatten().enumerate() {
-            let (block, free) = read_tool_call(&calls_at.child(call, format_args!("[{index}]")))?;
+            let (block, free) = read_tool_call(
+                &calls_at.child(call, format_args!("[{index}]")),
+                &mut not_kept,
+            )?;
             if let (true, Block::ToolUse { id, .. }) = (free, &block) {
                 free_form.push(id.clone());
             }
@@ -149,12 +161,18 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         StopReason::from_word(choice.finish_reason.as_deref(), &FINISH_REASONS)
     };
     let native = vec![choice.message.to_owned()];
-    Ok(Reply::new(Provider::OpenAi, blocks, usage, stop, native).free_form(&free_form))
+    Ok(Reply::new(Provider::OpenAi, blocks, usage, stop, native)
+        .free_form(&free_form)
+        .not_keeping(not_kept))
 }
 
 /// `content`: a string, null, or (from some compatible servers) an array of text parts;
 /// whether any of them is a refusal.
-fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<bool, ReplyError> {
+fn read_content(
+    at: &At<'_>,
+    blocks: &mut Vec<Block>,
+    not_kept: &mut Vec<String>,
+) -> Result<bool, ReplyError> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Content<'a> {
@@ -185,9 +203,8 @@ fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<bool, ReplyError
                         blocks.push(Block::text(refusal));
                     }
                     (kind, _, _) => {
-                        return Err(part_at.error(format_args!(
-                            "content of type {kind:?} has no block in the record"
-                        )))
+                        not_kept.push(kind.to_owned());
+                        blocks.push(Block::text(marker::not_kept(Provider::OpenAi, kind)));
                     }
                 }
             }
@@ -200,7 +217,7 @@ fn read_content(at: &At<'_>, blocks: &mut Vec<Block>) -> Result<bool, ReplyError
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
 /// than JSON.
-fn read_tool_call(at: &At<'_>) -> Result<(Block, bool), ReplyError> {
+fn read_tool_call(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<(Block, bool), ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         id: String,
@@ -230,9 +247,10 @@ fn read_tool_call(at: &At<'_>) -> Result<(Block, bool), ReplyError> {
         ("custom", _, Some(custom)) => {
             Ok((Block::tool_use(call.id, custom.name, custom.input), true))
         }
-        (kind, _, _) => Err(at.error(format_args!(
-            "a tool call of type {kind:?} has no block in the record"
-        ))),
+        (kind, _, _) => {
+            not_kept.push(kind.to_owned());
+            Ok((Block::text(marker::not_kept(Provider::OpenAi, kind)), false))
+        }
     }
 }
 

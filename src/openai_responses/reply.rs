@@ -35,8 +35,9 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 ///
 /// What does not cross prose replay, and is left out: a reasoning item's
 /// `encrypted_content`, and `annotations` (citations' metadata). Any other item (web search,
-/// file search, computer use, code interpreter and MCP calls) has no block in the record: it
-/// is an error, never dropped silently.
+/// file search, computer use, code interpreter and MCP calls) or content part is not refused:
+/// it becomes the text `[Not kept: OpenAI {type} content]` where it stood, is listed by
+/// [`Reply::not_kept`], and goes back natively in the round in flight.
 ///
 /// # Errors
 ///
@@ -182,6 +183,7 @@ pub(super) struct Items {
     native: Vec<Box<RawValue>>,
     refused: bool,
     free_form: Vec<String>,
+    not_kept: Vec<String>,
 }
 
 impl Items {
@@ -239,11 +241,7 @@ impl Items {
                             self.refused = true;
                             self.blocks.push(Block::text(refusal));
                         }
-                        (kind, _, _) => {
-                            return Err(part_at.error(format_args!(
-                                "content of type {kind:?} has no block in the record"
-                            )))
-                        }
+                        (kind, _, _) => self.not_keeping(kind),
                     }
                 }
             }
@@ -257,11 +255,7 @@ impl Items {
                     let content: ContentPart = part_at.read()?;
                     match (content.kind.as_str(), content.text) {
                         ("reasoning_text", Some(text)) => self.blocks.push(Block::reasoning(text)),
-                        (kind, _) => {
-                            return Err(part_at.error(format_args!(
-                                "reasoning of type {kind:?} has no block in the record"
-                            )))
-                        }
+                        (kind, _) => self.not_keeping(kind),
                     }
                 }
             }
@@ -285,14 +279,20 @@ impl Items {
                 self.blocks
                     .push(Block::image(format!("image/{format}"), data));
             }
-            kind => {
-                return Err(at.error(format_args!(
-                    "an output item of type {kind:?} has no block in the record"
-                )))
-            }
+            kind => self.not_keeping(kind),
         }
         self.native.push(at.raw().to_owned());
         Ok(())
+    }
+
+    /// Content of a kind the crate does not read: the `[Not kept: ...]` marker where it
+    /// stood.
+    fn not_keeping(&mut self, kind: &str) {
+        self.not_kept.push(kind.to_owned());
+        self.blocks.push(Block::text(crate::marker::not_kept(
+            Provider::OpenAiResponses,
+            kind,
+        )));
     }
 
     /// The reply these items make, with why it stopped and its usage.
@@ -309,5 +309,6 @@ impl Items {
             self.native,
         )
         .free_form(&self.free_form)
+        .not_keeping(self.not_kept)
     }
 }

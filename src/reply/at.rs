@@ -36,18 +36,19 @@ pub(crate) fn object_input(at: &At<'_>) -> Result<ToolInput, ReplyError> {
 ///
 /// Where is the path of the value in the response body (`choices[0].message.tool_calls[1]`)
 /// and its line and column (both from 1); what is the value that is not what the provider
-/// documents, or the content the record has no block for. Nothing in a reply is dropped
-/// silently: content the crate cannot store is this error.
+/// documents. A reply is never refused for what it contains: content of a kind the crate does
+/// not read is kept as a marker ([`Reply::not_kept`](crate::Reply::not_kept)); only bytes that
+/// are not the provider's documented shape are this error.
 ///
 /// ```
 /// use transcript_replay::anthropic;
 ///
-/// let reply = r#"{"role": "assistant", "content": [{"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}}]}"#;
+/// let reply = r#"{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "ls"}]}"#;
 /// let error = anthropic::read_reply(reply).unwrap_err();
 /// assert_eq!(error.path(), "content[0]");
 /// assert_eq!(
 ///     error.to_string(),
-///     r#"Anthropic reply, content[0] (line 1, column 35): content of type "server_tool_use" has no block in the record"#,
+///     "Anthropic reply, content[0] (line 1, column 35): missing field `input` in a tool_use block",
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

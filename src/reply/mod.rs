@@ -65,6 +65,7 @@ pub struct Reply {
     pub stop: StopReason,
     provider: Provider,
     incomplete: Vec<String>,
+    not_kept: Vec<String>,
     native: Native,
 }
 
@@ -77,6 +78,7 @@ impl PartialEq for Reply {
         self.message == other.message
             && self.stop == other.stop
             && self.incomplete == other.incomplete
+            && self.not_kept == other.not_kept
             && self.provider == other.provider
     }
 }
@@ -145,8 +147,39 @@ impl Reply {
             stop,
             provider,
             incomplete,
+            not_kept: Vec::new(),
             native: Native(native),
         }
+    }
+
+    /// The reply, with the kinds of its content the crate does not read, each of which stands
+    /// in the message as the `[Not kept: ...]` marker.
+    pub(crate) fn not_keeping(mut self, kinds: Vec<String>) -> Self {
+        self.not_kept = kinds;
+        self
+    }
+
+    /// The kinds of content the reply carried that the crate does not read, in the reply's
+    /// order, as the provider named them: each stands in the stored message as the text
+    /// `[Not kept: {provider} {type} content]` where it was, so the model is told, and goes
+    /// back natively in the round in flight with the rest of the reply's content. A reply is
+    /// never refused for what it contains; log these to find what a provider sends that the
+    /// crate should read.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Block};
+    ///
+    /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "text", "text": "Done."},
+    ///     {"type": "container_upload", "file_id": "file_1"}
+    ///   ], "stop_reason": "end_turn"}"#)?;
+    /// assert_eq!(reply.not_kept(), ["container_upload"]);
+    /// assert_eq!(reply.message.blocks[1], Block::text("[Not kept: Anthropic container_upload content]"));
+    /// assert_eq!(reply.native().count(), 2);
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn not_kept(&self) -> &[String] {
+        &self.not_kept
     }
 
     /// Takes the calls of these ids as free-form text (OpenAI's custom tools), which no JSON
