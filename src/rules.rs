@@ -91,6 +91,14 @@ pub(crate) struct FileRules {
 }
 
 impl FileRules {
+    /// Files in user messages only: what four of the five providers take.
+    pub(crate) fn user_only(role: TurnRole) -> bool {
+        match role {
+            TurnRole::User => true,
+            TurnRole::System | TurnRole::Assistant => false,
+        }
+    }
+
     /// Why a file of this media type and data may not go natively in a message of this role,
     /// of `provider`; `None` when it may.
     pub(crate) fn refuses(

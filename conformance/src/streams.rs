@@ -22,6 +22,16 @@ pub fn sse(events: &[(Option<&str>, String)], newline: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// Anthropic's server-sent events: each JSON event under the event name its `type` gives,
+/// lines ending in LF.
+pub fn named(events: &[Value]) -> Vec<u8> {
+    let events: Vec<(Option<&str>, String)> = events
+        .iter()
+        .map(|data| (data["type"].as_str(), data.to_string()))
+        .collect();
+    sse(&events, "\n")
+}
+
 /// One AWS event-stream frame: string headers, then the payload, with its prelude CRC and its
 /// message CRC.
 pub fn frame(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {

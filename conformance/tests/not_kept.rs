@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use transcript_replay::{Block, Provider, Reply, StopReason, StoredMessage, ToolOutput, Turn};
-use transcript_replay_conformance::streams;
+use transcript_replay_conformance::streams::{self, named};
 
 fn streamed(provider: Provider, bytes: &[u8], size: usize) -> Reply {
     let mut reader = provider.stream();
@@ -14,14 +14,6 @@ fn streamed(provider: Provider, bytes: &[u8], size: usize) -> Reply {
     }
     reader.end().unwrap();
     reader.finish().unwrap()
-}
-
-fn named(events: &[serde_json::Value]) -> Vec<u8> {
-    let events: Vec<(Option<&str>, String)> = events
-        .iter()
-        .map(|data| (data["type"].as_str(), data.to_string()))
-        .collect();
-    streams::sse(&events, "\n")
 }
 
 #[test]

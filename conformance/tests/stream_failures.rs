@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use transcript_replay::{Block, ErrorKind, Provider, StreamError, StreamErrorKind};
-use transcript_replay_conformance::streams;
+use transcript_replay_conformance::streams::{self, named};
 
 /// Feeds the bytes in chunks of `size`, and returns the first failure.
 fn fail(provider: Provider, bytes: &[u8], size: usize) -> StreamError {
@@ -19,14 +19,6 @@ fn fail(provider: Provider, bytes: &[u8], size: usize) -> StreamError {
         }
     }
     reader.finish().unwrap_err()
-}
-
-fn named(events: &[serde_json::Value]) -> Vec<u8> {
-    let events: Vec<(Option<&str>, String)> = events
-        .iter()
-        .map(|data| (data["type"].as_str(), data.to_string()))
-        .collect();
-    streams::sse(&events, "\n")
 }
 
 #[test]

@@ -184,10 +184,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_keys: &["tools", "tool_choice"],
     files: FileRules {
         media_types: &FILE_TYPES,
-        files_in: |role| match role {
-            TurnRole::User => true,
-            TurnRole::System | TurnRole::Assistant => false,
-        },
+        files_in: FileRules::user_only,
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(MAX_FILE_BASE64_LEN),

@@ -170,10 +170,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_keys: &["toolConfig"],
     files: FileRules {
         media_types: &FILE_TYPES,
-        files_in: |role| match role {
-            TurnRole::User => true,
-            TurnRole::System | TurnRole::Assistant => false,
-        },
+        files_in: FileRules::user_only,
         per_file: MAX_FILE_BASE64_LEN,
         per_request: Some(MAX_FILES_PER_REQUEST),
         bytes_per_request: None,

@@ -118,10 +118,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_keys: &["tools", "tool_choice"],
     files: FileRules {
         media_types: &FILE_TYPES,
-        files_in: |role| match role {
-            TurnRole::User => true,
-            TurnRole::System | TurnRole::Assistant => false,
-        },
+        files_in: FileRules::user_only,
         per_file: openai::MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(openai::MAX_FILE_BASE64_LEN),

@@ -91,7 +91,7 @@ impl Serialize for Parts<'_, '_> {
     }
 }
 
-struct InputPart<'p, 'a>(&'p Part<'a>);
+pub(super) struct InputPart<'p, 'a>(pub(super) &'p Part<'a>);
 
 impl Serialize for InputPart<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

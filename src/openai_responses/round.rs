@@ -5,10 +5,11 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
+use super::request::InputPart;
 use crate::body::{Answer, AssembledRound};
 use crate::cost::{Of, Units};
-use crate::file::{File, FileDataUrl};
-use crate::wire::{DataUrl, Image, Text};
+use crate::file::File;
+use crate::wire::{DataUrl, Image, Part, Text};
 
 /// One input item of a round.
 #[derive(Debug, Clone)]
@@ -85,27 +86,23 @@ enum ContentPart<'b, 'a> {
 
 impl Serialize for ContentPart<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
         match self {
             ContentPart::Text(text) => {
+                let mut map = serializer.serialize_map(Some(2))?;
                 map.serialize_entry("type", "input_text")?;
                 map.serialize_entry("text", text)?;
+                map.end()
             }
             ContentPart::Image(image) => {
+                let mut map = serializer.serialize_map(Some(3))?;
                 map.serialize_entry("type", "input_image")?;
                 map.serialize_entry("image_url", &DataUrl(image))?;
                 map.serialize_entry("detail", "auto")?;
+                map.end()
             }
-            ContentPart::File(file) => {
-                map.serialize_entry("type", "input_file")?;
-                map.serialize_entry(
-                    "filename",
-                    &crate::file::name_or_default(file.name(), file.media_type()),
-                )?;
-                map.serialize_entry("file_data", &FileDataUrl(file))?;
-            }
+            // As a user message carries it.
+            ContentPart::File(file) => InputPart(&Part::File(**file)).serialize(serializer),
         }
-        map.end()
     }
 }
 
