@@ -97,6 +97,12 @@ pub enum Block {
         /// it is stored as a string, without the white space between its tokens when it is
         /// stored as a JSON value ([`ToolInput`]).
         input: ToolInput,
+        /// Whether the provider ran the tool itself (Anthropic's web search, code execution,
+        /// MCP connector): such a call never waits for the caller's output, and its result is
+        /// the next `tool_result` of the same message. `"provider_executed": true` in the
+        /// record; absent means false, and false is not written.
+        #[serde(skip_serializing_if = "is_false")]
+        provider_executed: bool,
     },
     /// What a tool call returned.
     ToolResult {
@@ -182,6 +188,10 @@ pub struct TokenUsage {
 // serde's `skip_serializing_if` takes a path to a function of `&T`.
 fn is_zero(count: &u64) -> bool {
     *count == 0
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 impl StoredMessage {
@@ -297,6 +307,32 @@ impl Block {
             id: id.into(),
             name: name.into(),
             input: input.into(),
+            provider_executed: false,
+        }
+    }
+
+    /// A `tool_use` block of a tool the provider ran itself (a server-side web search): it
+    /// owes no output, and is written with `"provider_executed": true`.
+    ///
+    /// ```
+    /// use transcript_replay::Block;
+    ///
+    /// let call = Block::provider_tool_use("srvtoolu_1", "web_search", r#"{"query":"rust"}"#);
+    /// assert_eq!(
+    ///     serde_json::to_string(&call).unwrap(),
+    ///     r#"{"type":"tool_use","id":"srvtoolu_1","name":"web_search","input":"{\"query\":\"rust\"}","provider_executed":true}"#,
+    /// );
+    /// ```
+    pub fn provider_tool_use(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: impl Into<ToolInput>,
+    ) -> Self {
+        Block::ToolUse {
+            id: id.into(),
+            name: name.into(),
+            input: input.into(),
+            provider_executed: true,
         }
     }
 

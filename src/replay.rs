@@ -122,7 +122,12 @@ pub(crate) fn replay_withholding(
                 true => Piece::TextWithheld { bytes: text.len() },
                 false => Piece::Text(text),
             }),
-            Block::ToolUse { id: _, name, input } => {
+            Block::ToolUse {
+                id: _,
+                name,
+                input,
+                provider_executed: _,
+            } => {
                 content.push_piece(match withheld(index) {
                     true => Piece::InputWithheld {
                         name,

@@ -201,8 +201,18 @@ pub(crate) fn answered<'a>(
         .blocks
         .iter()
         .filter_map(|block| match block {
-            Block::ToolUse { id, name, .. } => Some((id.as_str(), name.as_str())),
-            Block::Text { .. }
+            // A call the provider ran itself owes no output.
+            Block::ToolUse {
+                id,
+                name,
+                provider_executed: false,
+                ..
+            } => Some((id.as_str(), name.as_str())),
+            Block::ToolUse {
+                provider_executed: true,
+                ..
+            }
+            | Block::Text { .. }
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
@@ -286,12 +296,18 @@ pub(crate) fn stored(
         add_usage(round.reply);
         for block in &round.reply.message.blocks {
             match block {
-                Block::ToolUse { id, name, input } => {
+                Block::ToolUse {
+                    id,
+                    name,
+                    input,
+                    provider_executed,
+                } => {
                     let stored_id = remade(id, index);
                     blocks.push(Block::ToolUse {
                         id: stored_id.clone(),
                         name: name.clone(),
                         input: input.clone(),
+                        provider_executed: *provider_executed,
                     });
                     if let Some(answer) = answered.iter().find(|answer| answer.id == id) {
                         blocks.push(Block::ToolResult {
@@ -330,10 +346,16 @@ pub(crate) fn stored(
         sum.context_tokens = context_tokens(provider, &counts);
     }
     blocks.extend(last.message.blocks.iter().map(|block| match block {
-        Block::ToolUse { id, name, input } => Block::ToolUse {
+        Block::ToolUse {
+            id,
+            name,
+            input,
+            provider_executed,
+        } => Block::ToolUse {
             id: remade(id, rounds.len()),
             name: name.clone(),
             input: ToolInput::clone(input),
+            provider_executed: *provider_executed,
         },
         other @ (Block::Text { .. }
         | Block::ToolResult { .. }

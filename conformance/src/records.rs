@@ -122,11 +122,14 @@ pub fn tool_input() -> impl Strategy<Value = ToolInput> {
 pub fn block() -> impl Strategy<Value = Block> {
     prop_oneof![
         text().prop_map(|text| Block::Text { text }),
-        (text(), text(), tool_input()).prop_map(|(id, name, input)| Block::ToolUse {
-            id,
-            name,
-            input
-        }),
+        (text(), text(), tool_input(), prop::bool::weighted(0.1)).prop_map(
+            |(id, name, input, provider_executed)| Block::ToolUse {
+                id,
+                name,
+                input,
+                provider_executed,
+            }
+        ),
         (text(), text(), text(), any::<bool>()).prop_map(
             |(tool_use_id, tool_name, output, is_error)| {
                 Block::ToolResult {
@@ -304,6 +307,7 @@ pub fn agent_record(messages: usize) -> Vec<StoredMessage> {
                             id: format!("toolu_{i}"),
                             name: "bash".into(),
                             input: r#"{"command":"cargo test -p auth"}"#.into(),
+                            provider_executed: false,
                         },
                     ],
                 ),

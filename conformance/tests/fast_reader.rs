@@ -255,9 +255,13 @@ impl Speller {
         let text = |key: &str, value: &str| (key.to_owned(), Value::Text(value.to_owned()));
         let (kind, mut entries) = match block {
             Block::Text { text: body } => ("text", vec![text("text", body)]),
-            Block::ToolUse { id, name, input } => (
-                "tool_use",
-                vec![
+            Block::ToolUse {
+                id,
+                name,
+                input,
+                provider_executed,
+            } => {
+                let mut entries = vec![
                     text("id", id),
                     text("name", name),
                     if input.is_json_value() {
@@ -265,8 +269,15 @@ impl Speller {
                     } else {
                         text("input", input.as_str())
                     },
-                ],
-            ),
+                ];
+                if *provider_executed || self.below(4) == 0 {
+                    entries.push((
+                        "provider_executed".to_owned(),
+                        Value::Raw(provider_executed.to_string()),
+                    ));
+                }
+                ("tool_use", entries)
+            }
             Block::ToolResult {
                 tool_use_id,
                 tool_name,

@@ -1,10 +1,13 @@
 //! A finished reply is never refused for what it contains: content the crate does not read
 //! becomes the text `[Not kept: {provider} {type} content]` where it stood, is listed by
 //! `Reply::not_kept`, goes back natively in the round, and a stream gives the same reply as the
-//! whole body of the same response, in any chunking.
+//! whole body of the same response, in any chunking. Anthropic's server tools are calls the
+//! provider ran, with their results rendered as text, owing no output.
 
 use serde_json::json;
-use transcript_replay::{Block, Provider, Reply, StopReason, StoredMessage, ToolOutput, Turn};
+use transcript_replay::{
+    Block, Provider, Reply, StopReason, StoredMessage, ToolInput, ToolOutput, Turn,
+};
 use transcript_replay_conformance::streams::{self, named};
 
 fn streamed(provider: Provider, bytes: &[u8], size: usize) -> Reply {
@@ -17,7 +20,7 @@ fn streamed(provider: Provider, bytes: &[u8], size: usize) -> Reply {
 }
 
 #[test]
-fn anthropic_server_tool_blocks_stream_into_the_marker_the_whole_reply_gives() {
+fn anthropic_server_tools_are_provider_executed_calls_and_results_whole_and_streamed() {
     // Anthropic's web search, streamed (https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool):
     // the server tool's call with its input in pieces, its result whole, then the answer.
     let bytes = named(&[
@@ -48,15 +51,22 @@ fn anthropic_server_tool_blocks_stream_into_the_marker_the_whole_reply_gives() {
         whole.message.blocks,
         [
             Block::text("Let me search."),
-            Block::text("[Not kept: Anthropic server_tool_use content]"),
-            Block::text("[Not kept: Anthropic web_search_tool_result content]"),
+            Block::provider_tool_use(
+                "srvtoolu_1",
+                "web_search",
+                ToolInput::json(r#"{"query":"rust"}"#).unwrap()
+            ),
+            Block::tool_result(
+                "srvtoolu_1",
+                "web_search",
+                "Rust <https://www.rust-lang.org>"
+            ),
             Block::text("Rust is a language."),
         ]
     );
-    assert_eq!(
-        whole.not_kept(),
-        ["server_tool_use", "web_search_tool_result"]
-    );
+    // Nothing is owed: the turn ends, and no round needs an output for the server's call.
+    assert_eq!(whole.stop, StopReason::EndTurn);
+    assert!(whole.not_kept().is_empty());
     for size in [1, 7, 64, 4096] {
         assert_eq!(
             streamed(Provider::Anthropic, &bytes, size),
@@ -184,8 +194,65 @@ fn a_paused_turn_goes_back_as_it_came_and_the_body_ends_on_it() {
     assert_eq!(
         stored.blocks,
         [
-            Block::text("[Not kept: Anthropic server_tool_use content]"),
+            Block::provider_tool_use(
+                "srvtoolu_1",
+                "web_search",
+                ToolInput::json(r#"{"query":"rust"}"#).unwrap()
+            ),
             Block::text("Found it."),
         ]
     );
+}
+
+#[test]
+fn each_server_tool_result_is_rendered_as_the_model_should_read_it() {
+    // (the result block, its output, whether it is an error)
+    let cases = [
+        (
+            json!({"type": "web_search_tool_result", "tool_use_id": "s1", "content": [
+                {"type": "web_search_result", "title": "Rust", "url": "https://www.rust-lang.org", "encrypted_content": "EqA"},
+                {"type": "web_search_result", "title": "Docs", "url": "https://doc.rust-lang.org"}]}),
+            "Rust <https://www.rust-lang.org>\nDocs <https://doc.rust-lang.org>",
+            false,
+        ),
+        (
+            json!({"type": "web_search_tool_result", "tool_use_id": "s1", "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}}),
+            "max_uses_exceeded",
+            true,
+        ),
+        (
+            json!({"type": "code_execution_tool_result", "tool_use_id": "s1", "content": {"type": "code_execution_result", "stdout": "4\n", "stderr": "", "return_code": 0}}),
+            "4\n\nexit code: 0",
+            false,
+        ),
+        (
+            json!({"type": "bash_code_execution_tool_result", "tool_use_id": "s1", "content": {"type": "bash_code_execution_result", "stdout": "", "stderr": "no such file", "return_code": 2}}),
+            "stderr: no such file\nexit code: 2",
+            false,
+        ),
+        (
+            json!({"type": "web_fetch_tool_result", "tool_use_id": "s1", "content": {"type": "web_fetch_result", "url": "https://example.com",
+                "content": {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "Example Domain"}, "title": "Example"}}}),
+            "Example Domain",
+            false,
+        ),
+        (
+            json!({"type": "mcp_tool_result", "tool_use_id": "s1", "is_error": true, "content": [{"type": "text", "text": "denied"}]}),
+            "denied",
+            true,
+        ),
+    ];
+    for (block, output, is_error) in cases {
+        let body = json!({"content": [
+            {"type": "server_tool_use", "id": "s1", "name": "the_tool", "input": {}}, block],
+            "stop_reason": "end_turn"});
+        let reply = Provider::Anthropic.read_reply(&body.to_string()).unwrap();
+        let expected = Block::ToolResult {
+            tool_use_id: "s1".into(),
+            tool_name: "the_tool".into(),
+            output: output.into(),
+            is_error,
+        };
+        assert_eq!(reply.message.blocks[1], expected, "{block}");
+    }
 }

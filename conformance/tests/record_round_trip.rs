@@ -44,6 +44,7 @@ fn every_field_survives_a_round_trip_and_absent_ones_stay_absent() {
                         id: "t1".into(),
                         name: "read".into(),
                         input: r#"{"path":"a.rs"}"#.into(),
+                        provider_executed: false,
                     },
                     Block::ToolResult {
                         tool_use_id: "t1".into(),

@@ -36,9 +36,15 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 ///
 /// What does not cross prose replay, and is left out: a thinking block's `signature`,
 /// `redacted_thinking` (encrypted, with no words to replay), and a text block's `citations`
-/// (metadata about its words). Any other block type (server tool use, search results, ...) is
-/// not refused: it becomes the text `[Not kept: Anthropic {type} content]` where it stood, is
-/// listed by [`Reply::not_kept`], and goes back natively in the round in flight.
+/// (metadata about its words). A server tool's call (`server_tool_use`, `mcp_tool_use`: web
+/// search, web fetch, code execution, the MCP connector) is a `tool_use` with
+/// `provider_executed`, which owes no output and never makes the stop reason `tool_use`; its
+/// result (`web_search_tool_result`, `code_execution_tool_result`, ... any `*_tool_result`)
+/// a `tool_result` named after the call, its text rendered for the model to read (search
+/// results one a line as `{title} <{url}>`, code execution its output and exit code, an
+/// error its code). Any other block type is not refused: it becomes the text `[Not kept:
+/// Anthropic {type} content]` where it stood, is listed by [`Reply::not_kept`], and goes
+/// back natively in the round in flight.
 ///
 /// # Errors
 ///
@@ -77,13 +83,14 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let content_at = at.child(response.content, "content");
     let content: Vec<&RawValue> = content_at.read()?;
     let mut blocks = Vec::with_capacity(content.len());
-    let mut not_kept = Vec::new();
+    let mut reading = Reading::default();
     for (index, &raw) in content.iter().enumerate() {
         blocks.extend(read_block(
             &content_at.child(raw, format_args!("[{index}]")),
-            &mut not_kept,
+            &mut reading,
         )?);
     }
+    let not_kept = reading.not_kept;
     let usage = match at.present(response.usage, "usage") {
         Some(usage_at) => read_usage(&usage_at)?.usage(),
         None => None,
@@ -93,13 +100,21 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native).not_keeping(not_kept))
 }
 
+/// What reading a reply's blocks keeps from one block to the next: the kinds not kept, and the
+/// provider-executed calls so far (a result is named after its call).
+#[derive(Debug, Default)]
+pub(super) struct Reading {
+    pub(super) not_kept: Vec<String>,
+    calls: Vec<(String, String)>,
+}
+
 /// One content block: the block it becomes, or `None` for one with no words to replay
-/// (`redacted_thinking`); a block of a kind the crate does not read becomes the `[Not kept:
-/// ...]` marker, its kind added to `not_kept`.
-pub(super) fn read_block(
-    at: &At<'_>,
-    not_kept: &mut Vec<String>,
-) -> Result<Option<Block>, ReplyError> {
+/// (`redacted_thinking`); a server tool's call (`server_tool_use`, `mcp_tool_use`) a
+/// provider-executed `tool_use`, and its result (`web_search_tool_result`,
+/// `code_execution_tool_result`, `mcp_tool_result`, ... any `*_tool_result`) a `tool_result`
+/// rendered as text (`server_result`); a block of any other kind the crate does not read
+/// becomes the `[Not kept: ...]` marker, its kind added to `not_kept`.
+pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct ContentBlock<'a> {
         #[serde(rename = "type")]
@@ -138,14 +153,122 @@ pub(super) fn read_block(
             let input = reply::object_input(&at.child(input, "input"))?;
             Ok(Some(Block::tool_use(id, name, input)))
         }
+        "server_tool_use" | "mcp_tool_use" => {
+            let id = block.id.clone().ok_or_else(|| missing("id"))?;
+            let name = block.name.clone().ok_or_else(|| missing("name"))?;
+            let input = block.input.ok_or_else(|| missing("input"))?;
+            let input = reply::object_input(&at.child(input, "input"))?;
+            reading.calls.push((id.clone(), name.clone()));
+            Ok(Some(Block::provider_tool_use(id, name, input)))
+        }
+        kind if kind.ends_with("_tool_result") => {
+            let value: serde_json::Value = at.read()?;
+            let tool_use_id = field(&value, &["tool_use_id"])
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let tool_name = reading
+                .calls
+                .iter()
+                .find(|(id, _)| *id == tool_use_id)
+                .map(|(_, name)| name.clone())
+                .unwrap_or_else(|| kind.trim_end_matches("_tool_result").to_owned());
+            let (output, is_error) = server_result(&value);
+            Ok(Some(Block::ToolResult {
+                tool_use_id,
+                tool_name,
+                output,
+                is_error,
+            }))
+        }
         kind => {
-            not_kept.push(kind.to_owned());
+            reading.not_kept.push(kind.to_owned());
             Ok(Some(Block::text(marker::not_kept(
                 Provider::Anthropic,
                 kind,
             ))))
         }
     }
+}
+
+/// The value at a path of keys, `null` where there is none.
+pub(super) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
+    path.iter().fold(value, |value, key| {
+        value.get(key).unwrap_or(&serde_json::Value::Null)
+    })
+}
+
+/// The text of a server tool's result, and whether it is an error, as DESIGN §15 renders
+/// them (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>,
+/// `.../web-fetch-tool`, `.../code-execution-tool`, `.../mcp-connector`): search results one a
+/// line as `{title} <{url}>`; code execution its stdout, then `stderr: ...` when there is any,
+/// then `exit code: N`; a fetched page its text, or its title and URL; an MCP result its text
+/// content; an error (`*_error`, or `is_error`) its `error_code`; anything else its content as
+/// compact JSON.
+pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
+    use serde_json::Value;
+    let content = field(block, &["content"]);
+    if let Some(code) = field(content, &["error_code"]).as_str() {
+        return (code.to_owned(), true);
+    }
+    let is_error = field(block, &["is_error"]).as_bool().unwrap_or(false);
+    let item = |item: &Value| -> String {
+        match (
+            field(item, &["url"]).as_str(),
+            field(item, &["title"]).as_str(),
+            field(item, &["text"]).as_str(),
+        ) {
+            (Some(url), Some(title), _) => format!("{title} <{url}>"),
+            (Some(url), None, _) => format!("<{url}>"),
+            (None, _, Some(text)) => text.to_owned(),
+            (None, _, None) => item.to_string(),
+        }
+    };
+    let output = match content {
+        Value::Array(items) => items.iter().map(item).collect::<Vec<_>>().join("\n"),
+        Value::String(text) => text.clone(),
+        Value::Object(fields)
+            if fields.contains_key("stdout") || fields.contains_key("return_code") =>
+        {
+            let mut lines = Vec::new();
+            if let Some(stdout) = field(content, &["stdout"])
+                .as_str()
+                .filter(|text| !text.is_empty())
+            {
+                lines.push(stdout.to_owned());
+            }
+            if let Some(stderr) = field(content, &["stderr"])
+                .as_str()
+                .filter(|text| !text.is_empty())
+            {
+                lines.push(format!("stderr: {stderr}"));
+            }
+            if let Some(code) = field(content, &["return_code"]).as_i64() {
+                lines.push(format!("exit code: {code}"));
+            }
+            lines.join("\n")
+        }
+        Value::Object(_) => {
+            // A fetched page: its text when it came as text, else its title and URL.
+            let document = field(content, &["content"]);
+            match (
+                field(document, &["source", "type"]).as_str(),
+                field(document, &["source", "data"]).as_str(),
+            ) {
+                (Some("text"), Some(text)) => text.to_owned(),
+                _ => match (
+                    field(content, &["url"]).as_str(),
+                    field(document, &["title"]).as_str(),
+                ) {
+                    (Some(url), Some(title)) => format!("{title} <{url}>"),
+                    (Some(url), None) => format!("<{url}>"),
+                    (None, _) => content.to_string(),
+                },
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => content.to_string(),
+    };
+    (output, is_error)
 }
 
 /// `usage`, field for field; a count sent as `null` is no count.

@@ -73,6 +73,10 @@ enum Kind {
     },
     Redacted(Box<RawValue>),
     ToolUse,
+    /// A server tool's call, of this type (`server_tool_use`, `mcp_tool_use`).
+    ServerToolUse(String),
+    /// A server tool's result, as its start event carried it.
+    ServerResult(Box<RawValue>),
     /// A block of a kind the crate does not read: its marker is the stored text, and the block
     /// goes back as its start event carried it; its deltas change nothing.
     Other {
@@ -85,6 +89,8 @@ enum Kind {
 struct Stream {
     blocks: Blocks,
     kinds: Vec<(usize, Kind)>,
+    /// The server tools' calls so far, by id, for their results' names.
+    server_calls: Vec<(String, String)>,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
@@ -148,6 +154,41 @@ impl Stream {
                 let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
                 self.blocks.call(index, id, name, true, deltas);
                 Kind::ToolUse
+            }
+            // A server tool's call: its input streams as a client tool's does.
+            server @ ("server_tool_use" | "mcp_tool_use") => {
+                let id = start.id.as_deref().ok_or_else(|| missing("id"))?;
+                let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
+                self.blocks.call(index, id, name, true, deltas);
+                self.blocks.provider_executed(index);
+                self.server_calls.push((id.to_owned(), name.to_owned()));
+                Kind::ServerToolUse(server.to_owned())
+            }
+            // A server tool's result comes whole in its start event.
+            result if result.ends_with("_tool_result") => {
+                let value: serde_json::Value =
+                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                let tool_use_id = super::reply::field(&value, &["tool_use_id"])
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let tool_name = self
+                    .server_calls
+                    .iter()
+                    .find(|(id, _)| *id == tool_use_id)
+                    .map(|(_, name)| name.clone())
+                    .unwrap_or_else(|| result.trim_end_matches("_tool_result").to_owned());
+                let (output, is_error) = super::reply::server_result(&value);
+                self.blocks.whole(
+                    index,
+                    Block::ToolResult {
+                        tool_use_id,
+                        tool_name,
+                        output,
+                        is_error,
+                    },
+                );
+                Kind::ServerResult(block.to_owned())
             }
             other => {
                 let marker = crate::marker::not_kept(Provider::Anthropic, other);
@@ -242,7 +283,12 @@ impl Stream {
                     )
                 }
                 (Kind::Redacted(raw), _) => raw.get().to_owned(),
-                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => format!(
+                (
+                    Kind::ToolUse,
+                    Some(Block::ToolUse {
+                        id, name, input, ..
+                    }),
+                ) => format!(
                     r#"{{"type":"tool_use","id":{},"name":{},"input":{}}}"#,
                     string(&id),
                     string(&name),
@@ -250,6 +296,22 @@ impl Stream {
                 ),
                 (Kind::ToolUse, _) => continue,
                 (Kind::Other { start, .. }, _) => start.get().to_owned(),
+                (Kind::ServerResult(raw), _) => raw.get().to_owned(),
+                (
+                    Kind::ServerToolUse(kind),
+                    Some(Block::ToolUse {
+                        id, name, input, ..
+                    }),
+                ) => {
+                    format!(
+                        r#"{{"type":{},"id":{},"name":{},"input":{}}}"#,
+                        string(kind),
+                        string(&id),
+                        string(&name),
+                        native_input(&input),
+                    )
+                }
+                (Kind::ServerToolUse(_), _) => continue,
             };
             if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
@@ -349,7 +411,12 @@ impl Events for Stream {
             .iter()
             .filter_map(|(_, kind)| match kind {
                 Kind::Other { kind, .. } => Some(kind.clone()),
-                Kind::Text | Kind::Thinking { .. } | Kind::Redacted(_) | Kind::ToolUse => None,
+                Kind::Text
+                | Kind::Thinking { .. }
+                | Kind::Redacted(_)
+                | Kind::ToolUse
+                | Kind::ServerToolUse(_)
+                | Kind::ServerResult(_) => None,
             })
             .collect();
         Ok(Reply::new(

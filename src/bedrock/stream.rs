@@ -222,7 +222,12 @@ impl Stream {
                         )
                     }
                 }
-                (Kind::ToolUse, Some(Block::ToolUse { id, name, input })) => format!(
+                (
+                    Kind::ToolUse,
+                    Some(Block::ToolUse {
+                        id, name, input, ..
+                    }),
+                ) => format!(
                     r#"{{"toolUse":{{"toolUseId":{},"name":{},"input":{}}}}}"#,
                     string(&id),
                     string(&name),

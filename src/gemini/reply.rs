@@ -367,9 +367,9 @@ impl Parts {
                 self.blocks.push(Block::tool_use(id, name, input));
                 let index = self.blocks.len() - 1;
                 match self.blocks.last() {
-                    Some(Block::ToolUse { id, name, input }) => {
-                        Added::Call(index, id, name, input.as_str())
-                    }
+                    Some(Block::ToolUse {
+                        id, name, input, ..
+                    }) => Added::Call(index, id, name, input.as_str()),
                     Some(_) | None => Added::Other,
                 }
             }

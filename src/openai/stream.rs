@@ -194,7 +194,10 @@ impl Stream {
             message.insert(field.to_owned(), Value::from(text));
         }
         for (key, call) in self.calls.iter().enumerate() {
-            if let Some(Block::ToolUse { id, name, input }) = self.blocks.block_of(key) {
+            if let Some(Block::ToolUse {
+                id, name, input, ..
+            }) = self.blocks.block_of(key)
+            {
                 let mut function = Map::new();
                 function.insert("name".to_owned(), Value::from(name));
                 function.insert("arguments".to_owned(), Value::from(input.as_str()));

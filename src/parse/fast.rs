@@ -75,6 +75,7 @@ struct Fields {
     reasoning: Option<Field>,
     media_type: Option<Field>,
     data: Option<Field>,
+    provider_executed: Option<Field>,
 }
 
 #[derive(Clone, Copy)]
@@ -112,6 +113,11 @@ impl Fields {
                 id: string_of(self.id)?,
                 name: string_of(self.name)?,
                 input: self.input?,
+                provider_executed: match self.provider_executed {
+                    Some(Field::Bool(flag)) => flag,
+                    Some(Field::String(_)) => return None,
+                    None => false,
+                },
             },
             Kind::ToolResult => Block::ToolResult {
                 tool_use_id: string_of(self.tool_use_id)?,
@@ -395,6 +401,7 @@ impl<'a> Reader<'a> {
                 "reasoning" => &mut fields.reasoning,
                 "media_type" => &mut fields.media_type,
                 "data" => &mut fields.data,
+                "provider_executed" => &mut fields.provider_executed,
                 _ => return reader.skip_value(),
             };
             let field = match reader.next()? {

@@ -549,6 +549,7 @@ struct BlockFields {
     reasoning: Option<Loose>,
     media_type: Option<Loose>,
     data: Option<Loose>,
+    provider_executed: Option<Loose>,
 }
 
 impl BlockFields {
@@ -579,6 +580,16 @@ impl BlockFields {
                 id: string("id", self.id)?,
                 name: string("name", self.name)?,
                 input: self.input.ok_or_else(|| missing(kind, "input"))?,
+                provider_executed: match self.provider_executed {
+                    Some(Loose::Bool(flag)) => flag,
+                    None | Some(Loose::Other("null")) => false,
+                    Some(other) => {
+                        return Err(E::custom(format_args!(
+                        "field `provider_executed` of a tool_use block must be a boolean, found {}",
+                        other.describe()
+                    )))
+                    }
+                },
             },
             BlockType::ToolResult => Block::ToolResult {
                 tool_use_id: string("tool_use_id", self.tool_use_id)?,
@@ -670,6 +681,7 @@ impl<'de> Visitor<'de> for BlockVisitor {
                 BlockKey::Reasoning => &mut fields.reasoning,
                 BlockKey::MediaType => &mut fields.media_type,
                 BlockKey::Data => &mut fields.data,
+                BlockKey::ProviderExecuted => &mut fields.provider_executed,
                 BlockKey::Other => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -790,4 +802,5 @@ keys!(BlockKey {
     Reasoning = "reasoning",
     MediaType = "media_type",
     Data = "data",
+    ProviderExecuted = "provider_executed",
 });

@@ -103,8 +103,14 @@ impl Reply {
         let mut calls = false;
         for block in &mut blocks {
             match block {
-                Block::ToolUse { id, input, .. } => {
-                    calls = true;
+                Block::ToolUse {
+                    id,
+                    input,
+                    provider_executed,
+                    ..
+                } => {
+                    // A call the provider ran itself is no reason to stop for tool use.
+                    calls |= !*provider_executed;
                     if !is_complete_json(input.as_str()) {
                         incomplete.push(id.clone());
                         // Text that is no JSON cannot stand in the record as a JSON value.

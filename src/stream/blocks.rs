@@ -18,7 +18,11 @@ enum Slot {
         /// Whether the whole reply carries the input as a JSON value (Anthropic, Bedrock),
         /// rather than as a string of JSON text (OpenAI).
         as_value: bool,
+        /// Whether the provider runs the tool itself.
+        provider_executed: bool,
     },
+    /// A block that came whole (a server tool's result).
+    Whole(Block),
 }
 
 /// The blocks of a streamed reply, in the order they began, each found by the key the
@@ -98,6 +102,7 @@ impl Blocks {
             name: name.to_owned(),
             input: String::new(),
             as_value,
+            provider_executed: false,
         };
         let block = self.begin(key, slot);
         deltas.push(Delta::ToolCall {
@@ -146,6 +151,24 @@ impl Blocks {
         }
     }
 
+    /// Marks the call at `key` as one the provider runs itself.
+    pub(crate) fn provider_executed(&mut self, key: usize) {
+        if let Some((
+            _,
+            Slot::Call {
+                provider_executed, ..
+            },
+        )) = self.slot(key)
+        {
+            *provider_executed = true;
+        }
+    }
+
+    /// A block that came whole, at `key`.
+    pub(crate) fn whole(&mut self, key: usize, block: Block) {
+        self.begin(key, Slot::Whole(block));
+    }
+
     /// The blocks, built.
     pub(crate) fn blocks(&self) -> Vec<Block> {
         self.slots.iter().map(build).collect()
@@ -177,11 +200,13 @@ fn build(slot: &Slot) -> Block {
     match slot {
         Slot::Text(text) => Block::text(text.clone()),
         Slot::Reasoning(text) => Block::reasoning(text.clone()),
+        Slot::Whole(block) => block.clone(),
         Slot::Call {
             id,
             name,
             input,
             as_value,
+            provider_executed,
         } => {
             // Text that is no complete JSON cannot stand as a JSON value.
             let input = match (input.is_empty(), as_value) {
@@ -191,7 +216,12 @@ fn build(slot: &Slot) -> Block {
                 }
                 (_, true | false) => ToolInput::from(input.as_str()),
             };
-            Block::tool_use(id.clone(), name.clone(), input)
+            Block::ToolUse {
+                id: id.clone(),
+                name: name.clone(),
+                input,
+                provider_executed: *provider_executed,
+            }
         }
     }
 }
