@@ -108,9 +108,9 @@ pub enum Reason {
         /// How many PDF pages one request may carry.
         limit: usize,
     },
-    /// `its data is not UTF-8 text`: a text file for a provider that takes text files as text
-    /// (Anthropic's plain-text documents), whose bytes are not UTF-8.
-    NotUtf8Text,
+    /// `{provider} takes text files only as UTF-8 text`: a text file for a provider that takes
+    /// text files as text (Anthropic's plain-text documents), whose bytes are not UTF-8.
+    NotUtf8Text(Provider),
 }
 
 impl Reason {
@@ -232,7 +232,9 @@ impl fmt::Display for Described<'_> {
             ),
             Reason::ShownInNextUserMessage => f.write_str("it is shown in the next user message"),
             Reason::Fit => f.write_str(WITHHELD),
-            Reason::NotUtf8Text => f.write_str("its data is not UTF-8 text"),
+            Reason::NotUtf8Text(provider) => {
+                write!(f, "{provider} takes text files only as UTF-8 text")
+            }
             Reason::TooManyPages { provider, limit } => write!(
                 f,
                 "{provider} takes at most {limit} PDF pages a request, and the newest files are \

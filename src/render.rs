@@ -1,6 +1,7 @@
 //! The render pass: one pass that applies a provider's [`Rules`] to wire messages, shared by
 //! every provider's `render` and `body`.
 
+use crate::file::File;
 use crate::marker::Reason;
 use crate::native_images::{image_verdicts, stepped, Verdict};
 use crate::rules::{ImageLimits, Rules, TurnRole};
@@ -14,6 +15,9 @@ pub(crate) struct Rendered<'a> {
     pub(crate) starts: Vec<usize>,
     /// The verdicts on the extra images given after the messages, in order.
     pub(crate) extra: Vec<Verdict<'a>>,
+    /// The verdicts on the extra files given after the messages (a round's tool files), in
+    /// order, under the request's limits with the messages' files.
+    pub(crate) extra_files: Vec<Result<(), Reason>>,
 }
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
@@ -36,7 +40,7 @@ pub(crate) fn render_with_extra<'a>(
     extra: &[Image<'a>],
 ) -> Rendered<'a> {
     let (verdicts, extra) = verdicts(messages, rules, limits, extra);
-    render_judged(messages.to_vec(), rules, verdicts, extra)
+    render_judged(messages.to_vec(), rules, verdicts, extra, &[])
 }
 
 /// The verdict on every image of the messages, in order, and on the `extra` images after them:
@@ -59,6 +63,7 @@ pub(crate) fn render_judged<'a>(
     rules: &Rules,
     verdicts: Vec<Verdict<'a>>,
     extra: Vec<Verdict<'a>>,
+    extra_files: &[File<'a>],
 ) -> Rendered<'a> {
     let mut verdicts = verdicts.into_iter();
     let leading = if rules.hoists_system {
@@ -69,7 +74,8 @@ pub(crate) fn render_judged<'a>(
     } else {
         0
     };
-    let files = file_verdicts(&messages, rules);
+    let mut files = file_verdicts(&messages, extra_files, rules);
+    let extra_files = files.split_off(files.len().saturating_sub(extra_files.len()));
     let mut verdicts = Judged {
         images: &mut verdicts,
         files: files.into_iter(),
@@ -114,6 +120,7 @@ pub(crate) fn render_judged<'a>(
         messages: rendered,
         starts,
         extra,
+        extra_files,
     }
 }
 
@@ -172,26 +179,37 @@ struct Judged<'v, I> {
 /// user turn labelled as system), then the request's limit on their count, which keeps the
 /// newest and withholds the oldest in steps of a fifth of the limit (at least 1), as images
 /// are.
-fn file_verdicts(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<Result<(), Reason>> {
-    let mut verdicts: Vec<Result<(), Reason>> = messages
+fn file_verdicts<'a>(
+    messages: &[WireMessage<'a>],
+    extra: &[File<'a>],
+    rules: &Rules,
+) -> Vec<Result<(), Reason>> {
+    // Every file of the request in order, with the role it lands in: the messages', then the
+    // extra ones, on the user's side.
+    let files: Vec<(TurnRole, File<'a>)> = messages
         .iter()
         .flat_map(|message| {
             let role = role_of(message.role);
             message.content.iter().filter_map(move |part| match part {
-                Part::File(file) => Some(
-                    match rules
-                        .files
-                        .refuses(rules.provider, role, file.media_type(), file.data())
-                    {
-                        Some(reason) => Err(reason),
-                        None => Ok(()),
-                    },
-                ),
+                Part::File(file) => Some((role, *file)),
                 Part::Text(_) | Part::Image(_) => None,
             })
         })
+        .chain(extra.iter().map(|file| (TurnRole::User, *file)))
         .collect();
-    request_totals(messages, &mut verdicts, rules);
+    let mut verdicts: Vec<Result<(), Reason>> = files
+        .iter()
+        .map(|(role, file)| {
+            match rules
+                .files
+                .refuses(rules.provider, *role, file.media_type(), file.data())
+            {
+                Some(reason) => Err(reason),
+                None => Ok(()),
+            }
+        })
+        .collect();
+    request_totals(&files, &mut verdicts, rules);
     if let Some(limit) = rules.files.per_request {
         let native = verdicts.iter().filter(|verdict| verdict.is_ok()).count();
         let over = native.saturating_sub(limit);
@@ -299,20 +317,12 @@ fn role_of(role: WireRole) -> TurnRole {
 /// Withholds the oldest native files whose data or pages, added to those of every newer native
 /// file, pass the request's limits: the newest are kept, as a suffix of the request's files.
 fn request_totals(
-    messages: &[WireMessage<'_>],
+    files: &[(TurnRole, File<'_>)],
     verdicts: &mut [Result<(), Reason>],
     rules: &Rules,
 ) {
-    let files: Vec<&crate::file::File<'_>> = messages
-        .iter()
-        .flat_map(|message| &message.content)
-        .filter_map(|part| match part {
-            Part::File(file) => Some(file),
-            Part::Text(_) | Part::Image(_) => None,
-        })
-        .collect();
     let (mut bytes, mut pages, mut full) = (0usize, 0usize, None);
-    for (file, verdict) in files.iter().zip(verdicts.iter_mut()).rev() {
+    for ((_, file), verdict) in files.iter().zip(verdicts.iter_mut()).rev() {
         if verdict.is_err() {
             continue;
         }

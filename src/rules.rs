@@ -129,7 +129,7 @@ impl FileRules {
         }
         let as_text = self.text_types.contains(&lowercase.as_ref());
         (as_text && std::str::from_utf8(&crate::file::decode_base64(data)).is_err())
-            .then_some(Reason::NotUtf8Text)
+            .then_some(Reason::NotUtf8Text(provider))
     }
 }
 

@@ -276,7 +276,7 @@ fn each_providers_limits_keep_the_newest_files_and_say_which_limit() {
         vec![Block::text("Read."), Block::file("text/plain", "/w==")],
     )];
     assert!(body_of(Provider::Anthropic, &history)
-        .contains("[File (text/plain) not shown: its data is not UTF-8 text]"));
+        .contains("[File (text/plain) not shown: Anthropic takes text files only as UTF-8 text]"));
 }
 
 fn body_of(provider: Provider, history: &[StoredMessage]) -> String {
@@ -509,4 +509,44 @@ fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+#[test]
+fn a_tools_files_count_against_the_requests_limits_with_the_historys() {
+    // 90 pages in the history and a tool's PDF of 20: Anthropic takes 100 pages a request.
+    let pdf = |pages: usize| {
+        let mut bytes = b"%PDF-1.7\n".to_vec();
+        for _ in 0..pages {
+            bytes.extend_from_slice(b"<</Type /Page>>\n");
+        }
+        base64(&bytes)
+    };
+    let history = [StoredMessage::new(
+        Role::User,
+        vec![
+            Block::text("Compare with the report you make."),
+            Block::named_file("old.pdf", "application/pdf", pdf(90)),
+        ],
+    )];
+    let (_, reply, id) = CALLS[2];
+    let reply = Provider::Anthropic.read_reply(reply).unwrap();
+    let outputs = [
+        transcript_replay::ToolOutput::ok(id, "Made it.").with_named_file(
+            "new.pdf",
+            "application/pdf",
+            pdf(20),
+        ),
+    ];
+    let tools = [transcript_replay::Tool::new("report", "", r#"{"type":"object"}"#).unwrap()];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .tools(&tools)
+        .round(&reply, &outputs);
+    let body = serde_json::to_string(&Provider::Anthropic.body(&turn).unwrap()).unwrap();
+    // The tool's file is the newest: the history's is the one withheld.
+    assert_eq!(body.matches(r#""type":"document""#).count(), 1, "{body}");
+    assert!(body.contains(r#""title":"new.pdf""#), "{body}");
+    assert!(body.contains(
+        "[File old.pdf (application/pdf) not shown: Anthropic takes at most 100 PDF pages a request, and the newest files are kept]"
+    ), "{body}");
 }

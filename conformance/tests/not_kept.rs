@@ -256,3 +256,52 @@ fn each_server_tool_result_is_rendered_as_the_model_should_read_it() {
         assert_eq!(reply.message.blocks[1], expected, "{block}");
     }
 }
+
+#[test]
+fn a_streamed_mcp_call_goes_back_in_the_round_with_every_field_it_came_with() {
+    // `mcp_tool_use` carries `server_name`, which Anthropic requires back.
+    let bytes = named(&[
+        json!({"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 3}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "echo", "server_name": "tools", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"text\": \"hi\"}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": false, "content": [{"type": "text", "text": "hi"}]}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "pause_turn"}, "usage": {"output_tokens": 5}}),
+        json!({"type": "message_stop"}),
+    ]);
+    let reply = streamed(Provider::Anthropic, &bytes, 11);
+    assert_eq!(
+        reply.message.blocks[1],
+        Block::tool_result("mcptoolu_1", "echo", "hi")
+    );
+    let history = [StoredMessage::user("Echo hi.")];
+    let turn = Turn::new(&history).without_preamble().round(&reply, &[]);
+    let body = serde_json::to_string(&Provider::Anthropic.body(&turn).unwrap()).unwrap();
+    assert!(
+        body.contains(r#"{"id":"mcptoolu_1","input":{"text":"hi"},"name":"echo","server_name":"tools","type":"mcp_tool_use"}"#),
+        "{body}"
+    );
+}
+
+#[test]
+fn openai_audio_is_the_same_marker_streamed_as_whole() {
+    let whole = Provider::OpenAi
+        .read_reply(r#"{"choices": [{"message": {"role": "assistant", "content": null, "audio": {"id": "audio_1", "data": "UklG", "transcript": "Hi"}}, "finish_reason": "stop"}]}"#)
+        .unwrap();
+    let events = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "audio": {"id": "audio_1", "transcript": "Hi"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"audio": {"data": "UklG"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+    ];
+    let mut bytes: String = events
+        .iter()
+        .map(|event| format!("data: {event}\n\n"))
+        .collect();
+    bytes.push_str("data: [DONE]\n\n");
+    assert_eq!(
+        whole.message.blocks,
+        [Block::text("[Not kept: OpenAI audio content]")]
+    );
+    assert_eq!(streamed(Provider::OpenAi, bytes.as_bytes(), 13), whole);
+}

@@ -73,8 +73,10 @@ enum Kind {
     },
     Redacted(Box<RawValue>),
     ToolUse,
-    /// A server tool's call, of this type (`server_tool_use`, `mcp_tool_use`).
-    ServerToolUse(String),
+    /// A server tool's call (`server_tool_use`, `mcp_tool_use`), as its start event carried
+    /// it: it goes back with every field it came with (`mcp_tool_use`'s `server_name`), its
+    /// input the one its deltas made.
+    ServerToolUse(Box<RawValue>),
     /// A server tool's result, as its start event carried it.
     ServerResult(Box<RawValue>),
     /// A block of a kind the crate does not read: its marker is the stored text, and the block
@@ -156,13 +158,13 @@ impl Stream {
                 Kind::ToolUse
             }
             // A server tool's call: its input streams as a client tool's does.
-            server @ ("server_tool_use" | "mcp_tool_use") => {
+            "server_tool_use" | "mcp_tool_use" => {
                 let id = start.id.as_deref().ok_or_else(|| missing("id"))?;
                 let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
                 self.blocks.call(index, id, name, true, deltas);
                 self.blocks.provider_executed(index);
                 self.server_calls.push((id.to_owned(), name.to_owned()));
-                Kind::ServerToolUse(server.to_owned())
+                Kind::ServerToolUse(block.to_owned())
             }
             // A server tool's result comes whole in its start event.
             result if result.ends_with("_tool_result") => {
@@ -297,19 +299,16 @@ impl Stream {
                 (Kind::ToolUse, _) => continue,
                 (Kind::Other { start, .. }, _) => start.get().to_owned(),
                 (Kind::ServerResult(raw), _) => raw.get().to_owned(),
-                (
-                    Kind::ServerToolUse(kind),
-                    Some(Block::ToolUse {
-                        id, name, input, ..
-                    }),
-                ) => {
-                    format!(
-                        r#"{{"type":{},"id":{},"name":{},"input":{}}}"#,
-                        string(kind),
-                        string(&id),
-                        string(&name),
-                        native_input(&input),
-                    )
+                (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
+                    let mut fields: serde_json::Map<String, serde_json::Value> =
+                        match serde_json::from_str(start.get()) {
+                            Ok(fields) => fields,
+                            Err(_) => continue,
+                        };
+                    let input = serde_json::from_str(native_input(&input))
+                        .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()));
+                    fields.insert("input".to_owned(), input);
+                    serde_json::Value::Object(fields).to_string()
                 }
                 (Kind::ServerToolUse(_), _) => continue,
             };

@@ -11,7 +11,7 @@ use super::fields::{Appended, Fields};
 use super::Turn;
 use crate::body_error::{BodyError, Kind};
 use crate::cache::{self, Cache};
-use crate::file::{File, ToolFile};
+use crate::file::File;
 use crate::fit::Plan;
 use crate::marker::Reason;
 use crate::native_images::Verdict;
@@ -124,6 +124,20 @@ pub(crate) fn assemble<'a>(
         )
         .collect();
     let candidates: Vec<Image<'a>> = round_images.iter().filter_map(|image| image.ok()).collect();
+    // The rounds' files, each judged on its own first as replay judges a stored file, then
+    // by the render with the request's other files.
+    let round_files: Vec<Result<File<'a>, Reason>> = answered
+        .iter()
+        .flatten()
+        .flat_map(|answer| &answer.output.files)
+        .map(
+            |file| match unseen_file(&file.media_type, &file.data, turn.vision) {
+                Some(reason) => Err(reason),
+                None => Ok(File::of_tool(file)),
+            },
+        )
+        .collect();
+    let file_candidates: Vec<File<'a>> = round_files.iter().filter_map(|file| file.ok()).collect();
     let (verdicts, extra_verdicts) = render::verdicts(
         &wire,
         rules,
@@ -143,10 +157,11 @@ pub(crate) fn assemble<'a>(
         .map(Result::is_ok)
         .collect();
     let mut rendered = match plan {
-        None => render::render_judged(wire, rules, verdicts, extra_verdicts),
+        None => render::render_judged(wire, rules, verdicts, extra_verdicts, &file_candidates),
         Some(plan) => {
             let (fitted, verdicts, origins) = fitted(turn, &wire, verdicts, plan);
-            let mut rendered = render::render_judged(fitted, rules, verdicts, extra_verdicts);
+            let mut rendered =
+                render::render_judged(fitted, rules, verdicts, extra_verdicts, &file_candidates);
             // Each turn says which stored or live message it begins with, as in the record.
             for start in &mut rendered.starts {
                 *start = origins.get(*start).copied().unwrap_or(*start);
@@ -162,12 +177,21 @@ pub(crate) fn assemble<'a>(
     // The native files so far, which a provider's limit on a request's files counts: the
     // history's, then the rounds' (the rounds' are the newest, and a round's file over the
     // limit is the marker; the history's were judged on their own).
+    // The native files so far, which number the rounds' files after the history's.
     let mut native_files = rendered
         .messages
         .iter()
         .flat_map(|(_, parts)| parts)
         .filter(|part| matches!(part, Part::File(_)))
         .count();
+    let mut extra_files = std::mem::take(&mut rendered.extra_files).into_iter();
+    let mut judged_files = round_files.into_iter().map(|file| match file {
+        Ok(file) => extra_files
+            .next()
+            .unwrap_or(Err(Reason::InvalidBase64))
+            .map(|()| file),
+        Err(reason) => Err(reason),
+    });
     let rounds: Vec<AssembledRound<'a>> = turn
         .rounds
         .iter()
@@ -192,7 +216,7 @@ pub(crate) fn assemble<'a>(
                     }
                     let mut files = Vec::new();
                     for file in &answered.output.files {
-                        match round_file(file, turn.vision, rules, native_files) {
+                        match judged_files.next().unwrap_or(Err(Reason::InvalidBase64)) {
                             Ok(native) => {
                                 native_files += 1;
                                 files.push(native.numbered(native_files));
@@ -412,33 +436,6 @@ fn fitted<'a>(
         }
     }
     (messages, kept, origins)
-}
-
-/// The verdict on a file a tool returned: as replay judges a stored file, then by the
-/// provider's [`FileRules`](crate::rules::FileRules) where it lands (the results are the
-/// user's side), then under the request's limit on files, of which `native` are sent already.
-fn round_file<'a>(
-    file: &'a ToolFile,
-    vision: crate::replay::Vision,
-    rules: &Rules,
-    native: usize,
-) -> Result<File<'a>, Reason> {
-    if let Some(reason) = unseen_file(&file.media_type, &file.data, vision) {
-        return Err(reason);
-    }
-    let files = &rules.files;
-    if let Some(reason) =
-        files.refuses(rules.provider, TurnRole::User, &file.media_type, &file.data)
-    {
-        return Err(reason);
-    }
-    match files.per_request {
-        Some(limit) if native >= limit => Err(Reason::TooManyImages {
-            provider: rules.provider,
-            limit,
-        }),
-        Some(_) | None => Ok(File::of_tool(file)),
-    }
 }
 
 /// The system text S: the instructions, a blank line, the preamble; either alone when the

@@ -25,15 +25,12 @@ pub struct Withheld {
     pub inputs: usize,
     /// Reasoning blocks withheld.
     pub reasoning: usize,
-    /// Native images withheld.
+    /// Native images and files withheld (files are withheld with the images).
     pub images: usize,
     /// Long texts of old user messages withheld (a paste), before whole messages go; not
     /// written when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub texts: usize,
-    /// Native files withheld (with the images, just after them); not written when 0.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub files: usize,
     /// Stored messages withheld whole.
     pub messages: usize,
     /// The tokens that freed.

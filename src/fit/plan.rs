@@ -29,8 +29,8 @@ enum Class {
     Output,
     Input,
     Reasoning,
+    /// Native images and files, withheld together, oldest first.
     Image,
-    File,
     Text,
     Message,
 }
@@ -202,7 +202,7 @@ impl Plan {
                             reason: Reason::Fit,
                         };
                         (
-                            Class::File,
+                            Class::Image,
                             file_tokens(budget.images, media_type, data)
                                 .saturating_sub(count(&marker)),
                         )
@@ -324,11 +324,12 @@ impl Plan {
     /// Whether the output, input, reasoning or user text of this block is withheld (in a
     /// message kept).
     pub(crate) fn block(&self, message: usize, block: usize) -> bool {
+        // A file is withheld with the images; an image block is never asked about here.
         [
             Class::Output,
             Class::Input,
             Class::Reasoning,
-            Class::File,
+            Class::Image,
             Class::Text,
         ]
         .into_iter()
@@ -386,7 +387,6 @@ impl Plan {
                 Class::Input => withheld.inputs += 1,
                 Class::Reasoning => withheld.reasoning += 1,
                 Class::Image => withheld.images += 1,
-                Class::File => withheld.files += 1,
                 Class::Text => withheld.texts += 1,
                 Class::Message => {}
             }

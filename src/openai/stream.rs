@@ -61,6 +61,10 @@ pub fn stream() -> StreamReader {
 const REASONING: usize = usize::MAX;
 const CONTENT: usize = usize::MAX - 1;
 const REFUSAL: usize = usize::MAX - 2;
+/// The keys of the markers of what the record has no block for yet, as `read_reply` writes
+/// them: audio, and the deprecated `function_call`.
+const AUDIO: usize = usize::MAX - 3;
+const FUNCTION_CALL: usize = usize::MAX - 4;
 
 /// A tool call, as the deltas have matched it so far.
 #[derive(Debug)]
@@ -84,6 +88,7 @@ struct Stream {
     finish: Option<String>,
     counts: Counts,
     done: bool,
+    not_kept: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -249,6 +254,10 @@ impl Events for Stream {
             reasoning: Option<String>,
             #[serde(default)]
             tool_calls: Option<Vec<CallDelta>>,
+            #[serde(default)]
+            audio: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            function_call: Option<serde::de::IgnoredAny>,
         }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
@@ -276,6 +285,18 @@ impl Events for Stream {
                 }
                 if let Some(text) = delta.content.as_deref() {
                     self.blocks.text(CONTENT, text, deltas);
+                }
+                // What the record has no block for yet: the marker `read_reply` writes, once.
+                for (key, field, value) in [
+                    (AUDIO, "audio", delta.audio),
+                    (FUNCTION_CALL, "function_call", delta.function_call),
+                ] {
+                    // `null` is `None`: no value.
+                    if value.is_some() && self.blocks.block_of(key).is_none() {
+                        let marker = crate::marker::not_kept(Provider::OpenAi, field);
+                        self.blocks.text(key, &marker, deltas);
+                        self.not_kept.push(field.to_owned());
+                    }
                 }
                 if let Some(text) = delta.refusal.as_deref() {
                     self.refused = true;
@@ -320,7 +341,8 @@ impl Events for Stream {
             self.counts.usage(),
             stop,
             native,
-        ))
+        )
+        .not_keeping(self.not_kept.clone()))
     }
 
     fn partial(&self) -> StoredMessage {
