@@ -305,3 +305,13 @@ fn openai_audio_is_the_same_marker_streamed_as_whole() {
     );
     assert_eq!(streamed(Provider::OpenAi, bytes.as_bytes(), 13), whole);
 }
+
+#[test]
+fn gemini_generated_audio_is_a_file_block_whole_and_streamed() {
+    let whole = Provider::Gemini
+        .read_reply(r#"{"candidates": [{"content": {"role": "model", "parts": [{"inlineData": {"mimeType": "audio/wav", "data": "UklGRg=="}}]}, "finishReason": "STOP"}]}"#)
+        .unwrap();
+    assert_eq!(whole.message.blocks, [Block::file("audio/wav", "UklGRg==")]);
+    let bytes = "data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"inlineData\": {\"mimeType\": \"audio/wav\", \"data\": \"UklGRg==\"}}]}, \"finishReason\": \"STOP\"}]}\r\n\r\n";
+    assert_eq!(streamed(Provider::Gemini, bytes.as_bytes(), 5), whole);
+}

@@ -33,7 +33,8 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 /// `made_0_{k}` for the reply's `k`-th call, stable for the same reply, marked by the prefix
 /// `made_` so it is never mistaken for the provider's), its name, and `args` stored as the
 /// JSON text the reply carried, compacted (`{}` when it has none; `args` that are no JSON object
-/// are an error); `inlineData` (an image the model made) as `image`. `usageMetadata` becomes
+/// are an error); `inlineData` (what the model made) as `image` when its media type is an
+/// image type, else as `file` (audio). `usageMetadata` becomes
 /// [`TokenUsage`](crate::TokenUsage): `promptTokenCount`, `candidatesTokenCount` plus
 /// `thoughtsTokenCount` (both billed as output), and `cachedContentTokenCount` as cache
 /// reads.
@@ -373,8 +374,13 @@ impl Parts {
                     Some(_) | None => Added::Other,
                 }
             }
+            // What the model made: an image as an image, anything else (audio) as a file.
             Part::Image { media_type, data } => {
-                self.blocks.push(Block::image(media_type, data));
+                self.blocks
+                    .push(match crate::image::is_image_media_type(&media_type) {
+                        true => Block::image(media_type, data),
+                        false => Block::file(media_type, data),
+                    });
                 Added::Other
             }
             Part::Empty => {
