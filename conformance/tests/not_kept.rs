@@ -8,6 +8,7 @@ use serde_json::json;
 use transcript_replay::{
     Block, Provider, Reply, StopReason, StoredMessage, ToolInput, ToolOutput, Turn,
 };
+use transcript_replay_conformance::schemas;
 use transcript_replay_conformance::streams::{self, named};
 
 fn streamed(provider: Provider, bytes: &[u8], size: usize) -> Reply {
@@ -314,4 +315,85 @@ fn gemini_generated_audio_is_a_file_block_whole_and_streamed() {
     assert_eq!(whole.message.blocks, [Block::file("audio/wav", "UklGRg==")]);
     let bytes = "data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"inlineData\": {\"mimeType\": \"audio/wav\", \"data\": \"UklGRg==\"}}]}, \"finishReason\": \"STOP\"}]}\r\n\r\n";
     assert_eq!(streamed(Provider::Gemini, bytes.as_bytes(), 5), whole);
+}
+
+#[test]
+fn responses_client_items_are_tool_calls_answered_by_their_own_output_items() {
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC";
+    // (the output item, the stored call's name and input, the output item the round writes
+    // for the output "done" (with a screenshot for the computer), its schema in the pinned spec)
+    let cases = [
+        (
+            r#"{"type":"computer_call","id":"cu_1","call_id":"call_1","action":{"type":"click","x":10,"y":20,"button":"left"},"pending_safety_checks":[],"status":"completed"}"#,
+            (
+                "computer",
+                r#"{"type":"click","x":10,"y":20,"button":"left"}"#,
+            ),
+            json!({"type": "computer_call_output", "call_id": "call_1", "output": {"type": "computer_screenshot", "image_url": format!("data:image/png;base64,{PNG}")}}),
+            "ComputerCallOutputItemParam",
+        ),
+        (
+            r#"{"type":"shell_call","id":"sh_1","call_id":"call_1","action":{"commands":["ls"],"timeout_ms":1000,"max_output_length":100},"status":"completed"}"#,
+            (
+                "shell",
+                r#"{"commands":["ls"],"timeout_ms":1000,"max_output_length":100}"#,
+            ),
+            json!({"type": "shell_call_output", "call_id": "call_1", "output": [{"stdout": "done", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}]}),
+            "FunctionShellCallOutputItemParam",
+        ),
+        (
+            r#"{"type":"local_shell_call","id":"ls_1","call_id":"call_1","action":{"type":"exec","command":["ls"],"env":{}},"status":"completed"}"#,
+            (
+                "local_shell",
+                r#"{"type":"exec","command":["ls"],"env":{}}"#,
+            ),
+            json!({"type": "local_shell_call_output", "id": "call_1", "call_id": "call_1", "output": "done"}),
+            "LocalShellToolCallOutput",
+        ),
+        (
+            r#"{"type":"apply_patch_call","id":"ap_1","call_id":"call_1","operation":{"type":"delete_file","path":"a.rs"},"status":"completed"}"#,
+            ("apply_patch", r#"{"type":"delete_file","path":"a.rs"}"#),
+            json!({"type": "apply_patch_call_output", "call_id": "call_1", "status": "completed", "output": "done"}),
+            "ApplyPatchToolCallOutputItemParam",
+        ),
+        (
+            r#"{"type":"custom_tool_call","id":"ct_1","call_id":"call_1","name":"grammar","input":"a+b"}"#,
+            ("grammar", "a+b"),
+            json!({"type": "custom_tool_call_output", "call_id": "call_1", "output": "done"}),
+            "CustomToolCallOutput",
+        ),
+    ];
+    let history = [StoredMessage::user("Do it.")];
+    for (item, (name, input), expected, schema) in cases {
+        let reply = Provider::OpenAiResponses
+            .read_reply(&format!(r#"{{"status":"completed","output":[{item}]}}"#))
+            .unwrap();
+        let [Block::ToolUse {
+            id,
+            name: called,
+            input: stored,
+            provider_executed: false,
+        }] = reply.message.blocks.as_slice()
+        else {
+            panic!("one client call: {:?}", reply.message.blocks)
+        };
+        assert_eq!(
+            (id.as_str(), called.as_str(), stored.as_str()),
+            ("call_1", name, input)
+        );
+        assert_eq!(reply.stop, StopReason::ToolUse);
+        let output = match name {
+            "computer" => ToolOutput::ok("call_1", "done").with_image("image/png", PNG),
+            _ => ToolOutput::ok("call_1", "done"),
+        };
+        let outputs = [output];
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .round(&reply, &outputs);
+        let body = serde_json::to_value(Provider::OpenAiResponses.body(&turn).unwrap()).unwrap();
+        let written = body["input"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(written, expected, "{name}");
+        let errors = schemas::errors(&schemas::openai().validator(schema), &written);
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
 }

@@ -34,8 +34,11 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 /// no turn: an error that carries the response's `error`.
 ///
 /// What does not cross prose replay, and is left out: a reasoning item's
-/// `encrypted_content`, and `annotations` (citations' metadata). Any other item (web search,
-/// file search, computer use, code interpreter and MCP calls) or content part is not refused:
+/// `encrypted_content`, and `annotations` (citations' metadata). The calls the client runs are
+/// tool calls: `computer_call` (`computer`, its `action` as the input), `shell_call`
+/// (`shell`), `local_shell_call` (`local_shell`), `apply_patch_call` (`apply_patch`, its
+/// `operation`), each answered in the round by its own output item. Any other item (web
+/// search, file search, code interpreter and MCP calls) or content part is not refused:
 /// it becomes the text `[Not kept: OpenAI {type} content]` where it stood, is listed by
 /// [`Reply::not_kept`], and goes back natively in the round in flight.
 ///
@@ -209,6 +212,12 @@ impl Items {
             result: Option<String>,
             #[serde(default)]
             output_format: Option<String>,
+            #[serde(borrow, default)]
+            action: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            actions: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            operation: Option<&'a RawValue>,
         }
         #[derive(Deserialize)]
         struct Summary {
@@ -271,6 +280,24 @@ impl Items {
                 let name = item.name.clone().ok_or_else(|| missing("name"))?;
                 let input = item.input.clone().ok_or_else(|| missing("input"))?;
                 self.free_form.push(call_id.clone());
+                self.blocks.push(Block::tool_use(call_id, name, input));
+            }
+            // The calls the client runs (computer use, the shell, patches): a tool call named
+            // after the tool, its action (or operation) as the input; the round answers each
+            // with its own output item.
+            "computer_call" | "shell_call" | "local_shell_call" | "apply_patch_call" => {
+                let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
+                let (name, payload) = match item.kind.as_str() {
+                    "computer_call" => ("computer", item.action.or(item.actions)),
+                    "shell_call" => ("shell", item.action),
+                    "local_shell_call" => ("local_shell", item.action),
+                    _ => ("apply_patch", item.operation),
+                };
+                // Read already as part of the body, so it is JSON.
+                let input = payload.map_or_else(
+                    || ToolInput::json_unchecked("{}".to_owned()),
+                    |raw| ToolInput::json_unchecked(raw.get().to_owned()),
+                );
                 self.blocks.push(Block::tool_use(call_id, name, input));
             }
             "image_generation_call" => {

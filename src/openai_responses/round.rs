@@ -1,6 +1,11 @@
 //! The rounds of a Responses turn in flight: the reply's output items as they came (its
-//! reasoning items with their `encrypted_content` among them), then one `function_call_output`
-//! item per call, its images in it.
+//! reasoning items with their `encrypted_content` among them), then one output item per call,
+//! of the kind its call asks for: `function_call_output` (its images and files in it),
+//! `custom_tool_call_output`, `computer_call_output` (the output's first image as its
+//! screenshot), `shell_call_output` (the output as stdout, exit code 1 for an error),
+//! `local_shell_call_output` and `apply_patch_call_output` (`failed` for an error), each
+//! checked against its schema in the pinned spec (`conformance/tests/not_kept.rs`). The last
+//! three take no image: an output's images are left out of them.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -21,7 +26,51 @@ pub(super) enum Element<'a> {
     Output {
         round: usize,
         answer: [Answer<'a>; 1],
+        kind: OutputKind,
     },
+}
+
+/// Which output item answers a call: the one its call's item type asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OutputKind {
+    /// `function_call_output`.
+    Function,
+    /// `custom_tool_call_output`.
+    Custom,
+    /// `computer_call_output`, the output's first image as its screenshot.
+    Computer,
+    /// `shell_call_output`, the output as its stdout, the exit code 1 for an error, else 0.
+    Shell,
+    /// `local_shell_call_output`, the output as its text.
+    LocalShell,
+    /// `apply_patch_call_output`, `failed` for an error, else `completed`.
+    ApplyPatch,
+}
+
+/// The kind of output the call of this id asks for, from the type of the reply's item that
+/// made it.
+fn output_kind(items: &[Box<RawValue>], call_id: &str) -> OutputKind {
+    #[derive(serde::Deserialize)]
+    struct Item<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: std::borrow::Cow<'a, str>,
+        #[serde(borrow, default)]
+        call_id: Option<std::borrow::Cow<'a, str>>,
+    }
+    let kind = items.iter().find_map(|raw| {
+        serde_json::from_str::<Item<'_>>(raw.get())
+            .ok()
+            .filter(|item| item.call_id.as_deref() == Some(call_id))
+            .map(|item| item.kind.into_owned())
+    });
+    match kind.as_deref() {
+        Some("custom_tool_call") => OutputKind::Custom,
+        Some("computer_call") => OutputKind::Computer,
+        Some("shell_call") => OutputKind::Shell,
+        Some("local_shell_call") => OutputKind::LocalShell,
+        Some("apply_patch_call") => OutputKind::ApplyPatch,
+        Some(_) | None => OutputKind::Function,
+    }
 }
 
 /// The items of the rounds, in order.
@@ -31,10 +80,13 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
         for item in assembled.reply.native_items() {
             elements.push(Element::Item { round, item });
         }
+        let items = assembled.reply.native_items();
         for answer in assembled.answers {
+            let kind = output_kind(items, answer.id);
             elements.push(Element::Output {
                 round,
                 answer: [answer],
+                kind,
             });
         }
     }
@@ -45,19 +97,94 @@ impl Serialize for Element<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Element::Item { item, .. } => item.serialize(serializer),
-            Element::Output { answer, .. } => {
-                let mut map = serializer.serialize_map(Some(3))?;
-                map.serialize_entry("type", "function_call_output")?;
+            Element::Output { answer, kind, .. } => {
                 let [answer] = answer;
-                map.serialize_entry("call_id", answer.id)?;
-                if !answer.has_media() {
-                    map.serialize_entry("output", &answer.text)?;
-                } else {
-                    map.serialize_entry("output", &Content(answer))?;
+                let mut map = serializer.serialize_map(None)?;
+                match kind {
+                    OutputKind::Function | OutputKind::Custom => {
+                        let name = if *kind == OutputKind::Custom {
+                            "custom_tool_call_output"
+                        } else {
+                            "function_call_output"
+                        };
+                        map.serialize_entry("type", name)?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        if !answer.has_media() {
+                            map.serialize_entry("output", &answer.text)?;
+                        } else {
+                            map.serialize_entry("output", &Content(answer))?;
+                        }
+                    }
+                    OutputKind::Computer => {
+                        map.serialize_entry("type", "computer_call_output")?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        map.serialize_entry("output", &Screenshot(answer.images.first()))?;
+                    }
+                    OutputKind::Shell => {
+                        map.serialize_entry("type", "shell_call_output")?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        map.serialize_entry("output", &[ShellOutput(answer)])?;
+                    }
+                    OutputKind::LocalShell => {
+                        map.serialize_entry("type", "local_shell_call_output")?;
+                        map.serialize_entry("id", answer.id)?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        map.serialize_entry("output", &answer.text)?;
+                    }
+                    OutputKind::ApplyPatch => {
+                        map.serialize_entry("type", "apply_patch_call_output")?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        let status = if answer.is_error {
+                            "failed"
+                        } else {
+                            "completed"
+                        };
+                        map.serialize_entry("status", status)?;
+                        map.serialize_entry("output", &answer.text)?;
+                    }
                 }
                 map.end()
             }
         }
+    }
+}
+
+/// `{"type": "computer_screenshot", "image_url": "data:..."}`: the output's first image.
+struct Screenshot<'b, 'a>(Option<&'b Image<'a>>);
+
+impl Serialize for Screenshot<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", "computer_screenshot")?;
+        if let Some(image) = self.0 {
+            map.serialize_entry("image_url", &DataUrl(image))?;
+        }
+        map.end()
+    }
+}
+
+/// `{"stdout": text, "stderr": "", "outcome": {"type": "exit", "exit_code": 0 or 1}}`.
+struct ShellOutput<'b, 'a>(&'b Answer<'a>);
+
+impl Serialize for ShellOutput<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Outcome {
+            #[serde(rename = "type")]
+            kind: &'static str,
+            exit_code: u8,
+        }
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("stdout", &self.0.text)?;
+        map.serialize_entry("stderr", "")?;
+        map.serialize_entry(
+            "outcome",
+            &Outcome {
+                kind: "exit",
+                exit_code: u8::from(self.0.is_error),
+            },
+        )?;
+        map.end()
     }
 }
 
@@ -111,7 +238,7 @@ impl<'a> Element<'a> {
     pub(super) fn price(&'a self, units: &mut Units<'a>) {
         match self {
             Element::Item { round, item } => units.raw(Of::Round(*round), item),
-            Element::Output { round, answer } => units.answers(Of::Round(*round), answer, &[]),
+            Element::Output { round, answer, .. } => units.answers(Of::Round(*round), answer, &[]),
         }
     }
 }
