@@ -326,13 +326,13 @@ fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_
         ),
         (
             Provider::Gemini,
-            r#"{"candidates": [{"content": {"parts": [{"text": "Run it."}, {"executableCode": {"language": "PYTHON", "code": "print(1)"}}, {"text": "Done."}]}, "finishReason": "STOP"}]}"#,
+            r#"{"candidates": [{"content": {"parts": [{"text": "Read it."}, {"fileData": {"mimeType": "application/pdf", "fileUri": "https://example.com/a.pdf"}}, {"text": "Done."}]}, "finishReason": "STOP"}]}"#,
             &[
-                Block::text("Run it."),
-                Block::text("[Not kept: Gemini executableCode content]"),
+                Block::text("Read it."),
+                Block::text("[Not kept: Gemini fileData content]"),
                 Block::text("Done."),
             ],
-            &["executableCode"],
+            &["fileData"],
         ),
         (
             Provider::OpenAiResponses,

@@ -120,11 +120,12 @@ fn bedrock_citations_stream_into_the_text_and_marker_the_whole_reply_gives() {
 }
 
 #[test]
-fn gemini_parts_the_crate_does_not_read_stream_into_the_marker_and_no_text_joins_it() {
+fn gemini_code_execution_is_a_provider_executed_call_and_its_result_whole_and_streamed() {
     let events = [
         json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Running"}]}}]}),
         json!({"candidates": [{"content": {"role": "model", "parts": [{"executableCode": {"language": "PYTHON", "code": "print(1)"}}]}}]}),
         json!({"candidates": [{"content": {"role": "model", "parts": [{"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"}}]}}]}),
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"fileData": {"mimeType": "image/png", "fileUri": "gs://b/p.png"}}]}}]}),
         json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "It printed 1."}]}, "finishReason": "STOP"}]}),
     ];
     let bytes: String = events
@@ -137,6 +138,7 @@ fn gemini_parts_the_crate_does_not_read_stream_into_the_marker_and_no_text_joins
                 {"text": "Running"},
                 {"executableCode": {"language": "PYTHON", "code": "print(1)"}},
                 {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"}},
+                {"fileData": {"mimeType": "image/png", "fileUri": "gs://b/p.png"}},
                 {"text": "It printed 1."}]}, "finishReason": "STOP"}]})
             .to_string(),
         )
@@ -145,11 +147,18 @@ fn gemini_parts_the_crate_does_not_read_stream_into_the_marker_and_no_text_joins
         whole.message.blocks,
         [
             Block::text("Running"),
-            Block::text("[Not kept: Gemini executableCode content]"),
-            Block::text("[Not kept: Gemini codeExecutionResult content]"),
+            Block::provider_tool_use(
+                "made_0_0",
+                "code_execution",
+                ToolInput::json(r#"{"code":"print(1)","language":"PYTHON"}"#).unwrap()
+            ),
+            Block::tool_result("made_0_0", "code_execution", "1"),
+            Block::text("[Not kept: Gemini fileData content]"),
             Block::text("It printed 1."),
         ]
     );
+    // No output is owed: the turn ends.
+    assert_eq!(whole.stop, StopReason::EndTurn);
     for size in [1, 9, 4096] {
         assert_eq!(
             streamed(Provider::Gemini, bytes.as_bytes(), size),
@@ -157,6 +166,18 @@ fn gemini_parts_the_crate_does_not_read_stream_into_the_marker_and_no_text_joins
             "chunks of {size}"
         );
     }
+    // A failed run is an error result that says how it failed.
+    let failed = Provider::Gemini
+        .read_reply(r#"{"candidates": [{"content": {"parts": [{"executableCode": {"language": "PYTHON", "code": "1/0"}}, {"codeExecutionResult": {"outcome": "OUTCOME_FAILED", "output": "ZeroDivisionError"}}]}, "finishReason": "STOP"}]}"#)
+        .unwrap();
+    assert_eq!(
+        failed.message.blocks[1],
+        Block::tool_error(
+            "made_0_0",
+            "code_execution",
+            "OUTCOME_FAILED\nZeroDivisionError"
+        )
+    );
 }
 
 #[test]

@@ -46,8 +46,11 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 ///
 /// What does not cross prose replay, and is left out: `thoughtSignature` (Gemini 3 asks for it
 /// back with function calls; replay sends no native function calls), other candidates,
-/// safety ratings and citation metadata. Any other part (`executableCode`,
-/// `codeExecutionResult`, `fileData`, ...) is not refused: it becomes the text `[Not kept:
+/// safety ratings and citation metadata. Code execution, a tool Gemini runs itself, is kept:
+/// `executableCode` as a provider-executed `tool_use` named `code_execution` (a made id, its
+/// `language` and `code` as the input) and `codeExecutionResult` as its `tool_result` (the
+/// output; an error, led by the outcome, unless `OUTCOME_OK`). Any other part (`fileData`,
+/// ...) is not refused: it becomes the text `[Not kept:
 /// Gemini {type} content]` where it stood (no text part joins it), is listed by
 /// [`Reply::not_kept`], and goes back natively in the round in flight. A reply with no
 /// candidate (a blocked prompt), or a candidate with neither content nor a finish reason, is
@@ -234,8 +237,12 @@ pub(super) enum Part {
     Image { media_type: String, data: String },
     /// A part with no data, only metadata (a thought signature on its own).
     Empty,
-    /// A part of a kind the crate does not read (`executableCode`, `fileData`, ...), by the
-    /// name of its data field.
+    /// Code Gemini runs itself (`executableCode`): its language and code, as the input.
+    Code(ToolInput),
+    /// What running it gave (`codeExecutionResult`).
+    CodeResult { output: String, is_error: bool },
+    /// A part of a kind the crate does not read (`fileData`, ...), by the name of its data
+    /// field.
     Other(String),
 }
 
@@ -294,6 +301,48 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
                 data: image.data,
             })
         }
+        // Code execution, a tool Gemini runs itself
+        // (<https://ai.google.dev/gemini-api/docs/code-execution>).
+        "executableCode" => {
+            #[derive(Deserialize)]
+            struct Code {
+                #[serde(default)]
+                language: Option<String>,
+                #[serde(default)]
+                code: String,
+            }
+            let code: Code = field_at.read()?;
+            let input = serde_json::json!({
+                "language": code.language.unwrap_or_default(),
+                "code": code.code,
+            });
+            Ok(Part::Code(ToolInput::json_unchecked(input.to_string())))
+        }
+        "codeExecutionResult" => {
+            #[derive(Deserialize)]
+            struct Result {
+                #[serde(default)]
+                outcome: Option<String>,
+                #[serde(default)]
+                output: Option<String>,
+            }
+            let result: Result = field_at.read()?;
+            let output = result.output.unwrap_or_default();
+            Ok(match result.outcome.as_deref() {
+                Some("OUTCOME_OK") | None => Part::CodeResult {
+                    output,
+                    is_error: false,
+                },
+                // `OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`: said before the output.
+                Some(outcome) => Part::CodeResult {
+                    output: match output.is_empty() {
+                        true => outcome.to_owned(),
+                        false => format!("{outcome}\n{output}"),
+                    },
+                    is_error: true,
+                },
+            })
+        }
         other => Ok(Part::Other(other.to_owned())),
     }
 }
@@ -309,6 +358,8 @@ pub(super) struct Parts {
     pub(super) not_kept: Vec<String>,
     /// Whether the last block is a `[Not kept: ...]` marker, which no text joins.
     sealed: bool,
+    /// The id of the code run last, for the result that follows it.
+    code: Option<String>,
 }
 
 /// What a part added to the blocks, for a stream's deltas: the block it went to, and what it
@@ -385,6 +436,29 @@ impl Parts {
             }
             Part::Empty => {
                 self.sealed = sealed;
+                Added::Other
+            }
+            Part::Code(input) => {
+                let id = reply::made_id(0, self.calls);
+                self.calls += 1;
+                self.code = Some(id.clone());
+                self.blocks
+                    .push(Block::provider_tool_use(id, "code_execution", input));
+                Added::Other
+            }
+            Part::CodeResult { output, is_error } => {
+                // The result of the code before it; an id of its own when there was none.
+                let tool_use_id = self.code.take().unwrap_or_else(|| {
+                    let id = reply::made_id(0, self.calls);
+                    self.calls += 1;
+                    id
+                });
+                self.blocks.push(Block::ToolResult {
+                    tool_use_id,
+                    tool_name: "code_execution".to_owned(),
+                    output,
+                    is_error,
+                });
                 Added::Other
             }
             Part::Other(kind) => {
