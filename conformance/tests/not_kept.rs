@@ -418,3 +418,72 @@ fn responses_client_items_are_tool_calls_answered_by_their_own_output_items() {
         assert!(errors.is_empty(), "{name}: {errors:?}");
     }
 }
+
+#[test]
+fn responses_server_items_are_provider_executed_calls_with_their_results() {
+    // (the output item, the call's name and input, the result's output and whether it failed)
+    let cases = [
+        (
+            json!({"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "rust",
+                "sources": [{"type": "url", "url": "https://www.rust-lang.org"}, {"type": "url", "url": "https://doc.rust-lang.org"}]}}),
+            (
+                "web_search",
+                r#"{"query":"rust","sources":[{"type":"url","url":"https://www.rust-lang.org"},{"type":"url","url":"https://doc.rust-lang.org"}],"type":"search"}"#,
+            ),
+            (
+                "<https://www.rust-lang.org>\n<https://doc.rust-lang.org>",
+                false,
+            ),
+        ),
+        (
+            json!({"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "rust"}}),
+            ("web_search", r#"{"query":"rust","type":"search"}"#),
+            ("searched: rust", false),
+        ),
+        (
+            json!({"type": "file_search_call", "id": "fs_1", "status": "completed", "queries": ["auth"],
+                "results": [{"file_id": "f1", "filename": "auth.md", "score": 0.9, "text": "Tokens expire."}]}),
+            ("file_search", r#"{"queries":["auth"]}"#),
+            ("auth.md: Tokens expire.", false),
+        ),
+        (
+            json!({"type": "code_interpreter_call", "id": "ci_1", "status": "completed", "container_id": "c1", "code": "print(2+2)",
+                "outputs": [{"type": "logs", "logs": "4"}]}),
+            ("code_interpreter", r#"{"code":"print(2+2)"}"#),
+            ("4", false),
+        ),
+        (
+            json!({"type": "mcp_call", "id": "mcp_1", "server_label": "docs", "name": "lookup", "arguments": "{\"q\": \"x\"}", "error": "denied"}),
+            ("lookup", r#"{"q":"x"}"#),
+            ("denied", true),
+        ),
+        (
+            json!({"type": "mcp_list_tools", "id": "ml_1", "server_label": "docs", "tools": [{"name": "lookup", "input_schema": {}}]}),
+            ("mcp_list_tools", r#"{"server_label":"docs"}"#),
+            ("lookup", false),
+        ),
+    ];
+    for (item, (name, input), (output, is_error)) in cases {
+        let id = item["id"].as_str().unwrap().to_owned();
+        let reply = Provider::OpenAiResponses
+            .read_reply(&json!({"status": "completed", "output": [item, {"type": "message", "id": "m", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}]}).to_string())
+            .unwrap();
+        assert_eq!(
+            reply.message.blocks,
+            [
+                Block::provider_tool_use(id.clone(), name, ToolInput::json(input).unwrap()),
+                Block::ToolResult {
+                    tool_use_id: id,
+                    tool_name: name.into(),
+                    output: output.into(),
+                    is_error,
+                },
+                Block::text("Done."),
+            ],
+            "{name}"
+        );
+        // Nothing is owed: the turn ends.
+        assert_eq!(reply.stop, StopReason::EndTurn, "{name}");
+    }
+}

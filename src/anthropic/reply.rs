@@ -163,7 +163,7 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
         }
         kind if kind.ends_with("_tool_result") => {
             let value: serde_json::Value = at.read()?;
-            let tool_use_id = field(&value, &["tool_use_id"])
+            let tool_use_id = reply::field(&value, &["tool_use_id"])
                 .as_str()
                 .unwrap_or_default()
                 .to_owned();
@@ -191,13 +191,6 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
     }
 }
 
-/// The value at a path of keys, `null` where there is none.
-pub(super) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
-    path.iter().fold(value, |value, key| {
-        value.get(key).unwrap_or(&serde_json::Value::Null)
-    })
-}
-
 /// The text of a server tool's result, and whether it is an error, as DESIGN §15 renders
 /// them (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>,
 /// `.../web-fetch-tool`, `.../code-execution-tool`, `.../mcp-connector`): search results one a
@@ -207,16 +200,18 @@ pub(super) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serd
 /// compact JSON.
 pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
     use serde_json::Value;
-    let content = field(block, &["content"]);
-    if let Some(code) = field(content, &["error_code"]).as_str() {
+    let content = reply::field(block, &["content"]);
+    if let Some(code) = reply::field(content, &["error_code"]).as_str() {
         return (code.to_owned(), true);
     }
-    let is_error = field(block, &["is_error"]).as_bool().unwrap_or(false);
+    let is_error = reply::field(block, &["is_error"])
+        .as_bool()
+        .unwrap_or(false);
     let item = |item: &Value| -> String {
         match (
-            field(item, &["url"]).as_str(),
-            field(item, &["title"]).as_str(),
-            field(item, &["text"]).as_str(),
+            reply::field(item, &["url"]).as_str(),
+            reply::field(item, &["title"]).as_str(),
+            reply::field(item, &["text"]).as_str(),
         ) {
             (Some(url), Some(title), _) => format!("{title} <{url}>"),
             (Some(url), None, _) => format!("<{url}>"),
@@ -231,34 +226,34 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
             if fields.contains_key("stdout") || fields.contains_key("return_code") =>
         {
             let mut lines = Vec::new();
-            if let Some(stdout) = field(content, &["stdout"])
+            if let Some(stdout) = reply::field(content, &["stdout"])
                 .as_str()
                 .filter(|text| !text.is_empty())
             {
                 lines.push(stdout.to_owned());
             }
-            if let Some(stderr) = field(content, &["stderr"])
+            if let Some(stderr) = reply::field(content, &["stderr"])
                 .as_str()
                 .filter(|text| !text.is_empty())
             {
                 lines.push(format!("stderr: {stderr}"));
             }
-            if let Some(code) = field(content, &["return_code"]).as_i64() {
+            if let Some(code) = reply::field(content, &["return_code"]).as_i64() {
                 lines.push(format!("exit code: {code}"));
             }
             lines.join("\n")
         }
         Value::Object(_) => {
             // A fetched page: its text when it came as text, else its title and URL.
-            let document = field(content, &["content"]);
+            let document = reply::field(content, &["content"]);
             match (
-                field(document, &["source", "type"]).as_str(),
-                field(document, &["source", "data"]).as_str(),
+                reply::field(document, &["source", "type"]).as_str(),
+                reply::field(document, &["source", "data"]).as_str(),
             ) {
                 (Some("text"), Some(text)) => text.to_owned(),
                 _ => match (
-                    field(content, &["url"]).as_str(),
-                    field(document, &["title"]).as_str(),
+                    reply::field(content, &["url"]).as_str(),
+                    reply::field(document, &["title"]).as_str(),
                 ) {
                     (Some(url), Some(title)) => format!("{title} <{url}>"),
                     (Some(url), None) => format!("<{url}>"),

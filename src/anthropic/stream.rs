@@ -170,7 +170,7 @@ impl Stream {
             result if result.ends_with("_tool_result") => {
                 let value: serde_json::Value =
                     serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
-                let tool_use_id = super::reply::field(&value, &["tool_use_id"])
+                let tool_use_id = crate::reply::field(&value, &["tool_use_id"])
                     .as_str()
                     .unwrap_or_default()
                     .to_owned();

@@ -5,7 +5,7 @@ use serde_json::value::RawValue;
 
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
-use crate::reply::{At, Counts, Reply, ReplyError};
+use crate::reply::{self, At, Counts, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `incomplete_details.reason`, normalized.
@@ -37,8 +37,10 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 /// `encrypted_content`, and `annotations` (citations' metadata). The calls the client runs are
 /// tool calls: `computer_call` (`computer`, its `action` as the input), `shell_call`
 /// (`shell`), `local_shell_call` (`local_shell`), `apply_patch_call` (`apply_patch`, its
-/// `operation`), each answered in the round by its own output item. Any other item (web
-/// search, file search, code interpreter and MCP calls) or content part is not refused:
+/// `operation`), each answered in the round by its own output item. The tools OpenAI runs
+/// itself (`web_search_call`, `file_search_call`, `code_interpreter_call`, `mcp_call`,
+/// `mcp_list_tools`) are each a provider-executed `tool_use` and its `tool_result`, rendered
+/// as text, owing no output. Any other item or content part is not refused:
 /// it becomes the text `[Not kept: OpenAI {type} content]` where it stood, is listed by
 /// [`Reply::not_kept`], and goes back natively in the round in flight.
 ///
@@ -300,6 +302,32 @@ impl Items {
                 );
                 self.blocks.push(Block::tool_use(call_id, name, input));
             }
+            // The tools OpenAI runs itself: a provider-executed call and its result, each item
+            // holding both (`WebSearchToolCall`, `FileSearchToolCall`, `CodeInterpreterToolCall`,
+            // `MCPToolCall`, `MCPListTools` in the pinned spec).
+            "web_search_call"
+            | "file_search_call"
+            | "code_interpreter_call"
+            | "mcp_call"
+            | "mcp_list_tools" => {
+                let value: serde_json::Value = at.read()?;
+                let (name, input, output, is_error) = server_item(&item.kind, &value);
+                let id = reply::field(&value, &["id"])
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                self.blocks.push(Block::provider_tool_use(
+                    id.clone(),
+                    name.clone(),
+                    ToolInput::json_unchecked(input.to_string()),
+                ));
+                self.blocks.push(Block::ToolResult {
+                    tool_use_id: id,
+                    tool_name: name,
+                    output,
+                    is_error,
+                });
+            }
             "image_generation_call" => {
                 let data = item.result.clone().ok_or_else(|| missing("result"))?;
                 let format = item.output_format.as_deref().unwrap_or("png");
@@ -337,5 +365,105 @@ impl Items {
         )
         .free_form(&self.free_form)
         .not_keeping(self.not_kept)
+    }
+}
+
+/// A server tool's item as a call and its result: the tool's name, the call's input, the
+/// result's text and whether it failed, as DESIGN §15 renders them: a web search its sources
+/// one a line as `<{url}>` (or what it did, when it lists none); a file search each result as
+/// `{filename}: {text}`; the code interpreter its logs; an MCP call its output or error; an
+/// MCP tool list the tools' names.
+fn server_item(kind: &str, item: &serde_json::Value) -> (String, serde_json::Value, String, bool) {
+    use serde_json::{json, Value};
+    let lines = |items: &Value, line: &dyn Fn(&Value) -> Option<String>| -> String {
+        items
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(line)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let failed = reply::field(item, &["status"]).as_str() == Some("failed");
+    match kind {
+        "web_search_call" => {
+            let action = reply::field(item, &["action"]).clone();
+            let sources = lines(reply::field(&action, &["sources"]), &|source| {
+                reply::field(source, &["url"])
+                    .as_str()
+                    .map(|url| format!("<{url}>"))
+            });
+            let output = match sources.is_empty() {
+                false => sources,
+                true => match (
+                    reply::field(&action, &["query"]).as_str(),
+                    reply::field(&action, &["url"]).as_str(),
+                ) {
+                    (Some(query), _) => format!("searched: {query}"),
+                    (None, Some(url)) => format!("<{url}>"),
+                    (None, None) => reply::field(item, &["status"])
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                },
+            };
+            ("web_search".to_owned(), action, output, failed)
+        }
+        "file_search_call" => {
+            let input = json!({"queries": reply::field(item, &["queries"])});
+            let output = lines(reply::field(item, &["results"]), &|result| {
+                let text = reply::field(result, &["text"]).as_str().unwrap_or_default();
+                Some(match reply::field(result, &["filename"]).as_str() {
+                    Some(filename) => format!("{filename}: {text}"),
+                    None => text.to_owned(),
+                })
+            });
+            ("file_search".to_owned(), input, output, failed)
+        }
+        "code_interpreter_call" => {
+            let input = json!({"code": reply::field(item, &["code"])});
+            let output = lines(
+                reply::field(item, &["outputs"]),
+                &|output| match reply::field(output, &["type"]).as_str() {
+                    Some("logs") => reply::field(output, &["logs"]).as_str().map(str::to_owned),
+                    Some("image") => reply::field(output, &["url"])
+                        .as_str()
+                        .map(|url| format!("<{url}>")),
+                    Some(_) | None => None,
+                },
+            );
+            ("code_interpreter".to_owned(), input, output, failed)
+        }
+        "mcp_call" => {
+            let name = reply::field(item, &["name"])
+                .as_str()
+                .unwrap_or("mcp")
+                .to_owned();
+            // The arguments as the call made them: JSON text.
+            let input = reply::field(item, &["arguments"])
+                .as_str()
+                .and_then(|text| serde_json::from_str(text).ok())
+                .unwrap_or_else(|| json!({}));
+            match reply::field(item, &["error"]).as_str() {
+                Some(error) => (name, input, error.to_owned(), true),
+                None => {
+                    let output = reply::field(item, &["output"]).as_str().unwrap_or_default();
+                    (name, input, output.to_owned(), failed)
+                }
+            }
+        }
+        _ => {
+            // `mcp_list_tools`.
+            let input = json!({"server_label": reply::field(item, &["server_label"])});
+            match reply::field(item, &["error"]).as_str() {
+                Some(error) => ("mcp_list_tools".to_owned(), input, error.to_owned(), true),
+                None => {
+                    let output = lines(reply::field(item, &["tools"]), &|tool| {
+                        reply::field(tool, &["name"]).as_str().map(str::to_owned)
+                    });
+                    ("mcp_list_tools".to_owned(), input, output, false)
+                }
+            }
+        }
     }
 }

@@ -344,3 +344,10 @@ impl Counts {
         })
     }
 }
+
+/// The value at a path of keys, `null` where there is none.
+pub(crate) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
+    path.iter().fold(value, |value, key| {
+        value.get(key).unwrap_or(&serde_json::Value::Null)
+    })
+}
