@@ -689,3 +689,19 @@ fn a_closed_output_never_panics() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn outcome_spells_a_paused_turn_paused_and_prints_server_tools_as_calls_and_results() {
+    let body = r#"{"content": [
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+            {"type": "web_search_result", "title": "Rust", "url": "https://www.rust-lang.org"}]}],
+        "stop_reason": "pause_turn"}"#;
+    let outcome = stdout_json(&run(&["--reply", "anthropic", "--outcome", "-"], body));
+    assert_eq!(
+        outcome,
+        serde_json::json!({"stop": "paused", "message": {"role": "assistant", "blocks": [
+            {"type": "tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust"}, "provider_executed": true},
+            {"type": "tool_result", "tool_use_id": "srvtoolu_1", "tool_name": "web_search", "output": "Rust <https://www.rust-lang.org>", "is_error": false}]}})
+    );
+}
