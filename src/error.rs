@@ -18,7 +18,7 @@ use std::fmt;
 /// assert_eq!(error.block_index(), Some(1));
 /// assert_eq!(
 ///     error.to_string(),
-///     r#"message 0, block 1 (line 1, column 78): unknown block type "video", expected text, tool_use, tool_result, reasoning, image or file"#,
+///     r#"message 0, block 1 (line 1, column 78): unknown block type "video", expected text, tool_use, tool_result, reasoning, image, file or source"#,
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -81,7 +81,8 @@ impl<'a> File<'a> {
             | Block::ToolUse { .. }
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
-            | Block::Image { .. } => ("", "", None),
+            | Block::Image { .. }
+            | Block::Source { .. } => ("", "", None),
         }
     }
 

@@ -63,6 +63,7 @@
 //! | `image`, not shown | `[Image ({media_type}) not shown: {reason}]` |
 //! | `file`, shown | a native file part with the stored `media_type`, `data` and `name` |
 //! | `file`, not shown | `[File ({media_type}) not shown: {reason}]`, or `[File {name} ({media_type}) not shown: {reason}]` |
+//! | `source` | `[Source: {title} <{url}>]`, or `[Source: <{url}>]` / `[Source: {title}]` when one is missing |
 //!
 //! Roles: `system` → `system`, `user` → `user`, and both `assistant` and `tool` →
 //! `assistant` (a tool round is the assistant's own work). Consecutive pieces are joined into

@@ -141,6 +141,21 @@ pub enum Block {
         #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    /// A source the text before it cites (a search result, a page, a document), as a reply's
+    /// citations name it: `[Source: {title} <{url}>]` on replay, or `[Source: <{url}>]` /
+    /// `[Source: {title}]` when one is missing. At least one of `url` and `title` is present;
+    /// `cited_text` is kept in the record and not replayed. Absent fields are not written.
+    Source {
+        /// Where the source is.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+        /// The source's title.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        /// The words of the source the text cites.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cited_text: Option<String>,
+    },
 }
 
 /// Token counts stored with a message.

@@ -167,6 +167,10 @@ pub(crate) fn replay_withholding(
                 None => content.push_image(Image::new(media_type, data)),
                 Some(reason) => content.push_piece(Piece::ImageNotShown { media_type, reason }),
             },
+            Block::Source { url, title, .. } => content.push_piece(Piece::Source {
+                url: url.as_deref(),
+                title: title.as_deref(),
+            }),
             Block::File {
                 media_type,
                 data,

@@ -216,7 +216,8 @@ pub(crate) fn answered<'a>(
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
-            | Block::File { .. } => None,
+            | Block::File { .. }
+            | Block::Source { .. } => None,
         })
         .collect();
     // A paused turn (Anthropic's `pause_turn`) is a round that owes no output: it goes back
@@ -330,7 +331,8 @@ pub(crate) fn stored(
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
-                | Block::File { .. }) => blocks.push(other.clone()),
+                | Block::File { .. }
+                | Block::Source { .. }) => blocks.push(other.clone()),
             }
         }
     }
@@ -361,7 +363,8 @@ pub(crate) fn stored(
         | Block::ToolResult { .. }
         | Block::Reasoning { .. }
         | Block::Image { .. }
-        | Block::File { .. }) => other.clone(),
+        | Block::File { .. }
+        | Block::Source { .. }) => other.clone(),
     }));
     Ok(StoredMessage {
         role: Role::Assistant,

@@ -393,6 +393,14 @@ pub enum Piece<'a> {
         /// The stored name, when the file has one.
         name: Option<&'a str>,
     },
+    /// A `source` block: `[Source: {title} <{url}>]`, `[Source: <{url}>]` without a title,
+    /// `[Source: {title}]` without a URL.
+    Source {
+        /// Where the source is.
+        url: Option<&'a str>,
+        /// The source's title.
+        title: Option<&'a str>,
+    },
     /// A message that yields nothing else: `[Empty message]`.
     EmptyMessage,
     /// `[System]: `, which begins a system message that a provider takes only as a user
@@ -475,6 +483,7 @@ impl Piece<'_> {
             | Piece::ImageNotShown { .. }
             | Piece::FileNotShown { .. }
             | Piece::FileLabel { .. }
+            | Piece::Source { .. }
             | Piece::ToolFile { .. }
             | Piece::EmptyMessage
             | Piece::SystemLabel
@@ -539,6 +548,12 @@ impl fmt::Display for Piece<'_> {
                 }
                 write!(f, "({})]", ShownMediaType(media_type))
             }
+            Piece::Source { url, title } => match (title, url) {
+                (Some(title), Some(url)) => write!(f, "[Source: {title} <{url}>]"),
+                (None, Some(url)) => write!(f, "[Source: <{url}>]"),
+                (Some(title), None) => write!(f, "[Source: {title}]"),
+                (None, None) => f.write_str("[Source]"),
+            },
             Piece::EmptyMessage => f.write_str("[Empty message]"),
             Piece::SystemLabel => f.write_str("[System]: "),
             Piece::ImageFromEarlierTurn { media_type } => write!(

@@ -7,7 +7,7 @@ const CASES: &[(&str, &str, &str)] = &[
     (
         "unknown block type",
         r#"[{"role":"user","blocks":[{"type":"text","text":"a"},{"type":"video","url":"x"}]}]"#,
-        r#"message 0, block 1 (line 1, column 68): unknown block type "video", expected text, tool_use, tool_result, reasoning, image or file"#,
+        r#"message 0, block 1 (line 1, column 68): unknown block type "video", expected text, tool_use, tool_result, reasoning, image, file or source"#,
     ),
     (
         "unknown role",

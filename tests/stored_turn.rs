@@ -103,7 +103,8 @@ fn made_ids_are_unique_in_the_turn_and_marked_as_made() {
             Block::Text { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
-            | Block::File { .. } => None,
+            | Block::File { .. }
+            | Block::Source { .. } => None,
         })
         .collect();
     assert_eq!(

@@ -144,6 +144,16 @@ pub fn block() -> impl Strategy<Value = Block> {
         (media_type(), image_data())
             .prop_map(|(media_type, data)| Block::Image { media_type, data }),
         file(),
+        (
+            proptest::option::of(text()),
+            proptest::option::of(text()),
+            proptest::option::of(text())
+        )
+            .prop_map(|(url, title, cited_text)| Block::Source {
+                url: url.or_else(|| title.is_none().then(|| "https://example.com".to_owned())),
+                title,
+                cited_text,
+            }),
     ]
 }
 

@@ -299,6 +299,17 @@ impl Speller {
                 "image",
                 vec![text("media_type", media_type), text("data", data)],
             ),
+            Block::Source {
+                url,
+                title,
+                cited_text,
+            } => (
+                "source",
+                [("url", url), ("title", title), ("cited_text", cited_text)]
+                    .into_iter()
+                    .filter_map(|(key, value)| value.as_deref().map(|value| text(key, value)))
+                    .collect(),
+            ),
             Block::File {
                 media_type,
                 data,

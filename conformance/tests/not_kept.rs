@@ -487,3 +487,64 @@ fn responses_server_items_are_provider_executed_calls_with_their_results() {
         assert_eq!(reply.stop, StopReason::EndTurn, "{name}");
     }
 }
+
+#[test]
+fn anthropic_citations_are_source_blocks_after_the_text_they_support_whole_and_streamed() {
+    // https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool: a cited text
+    // block, its citations streamed as `citations_delta` before its text.
+    let citation = json!({"type": "web_search_result_location", "url": "https://www.rust-lang.org", "title": "Rust",
+        "encrypted_index": "Eo8B", "cited_text": "A language empowering everyone"});
+    let bytes = named(&[
+        json!({"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 3}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": "", "citations": []}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": citation}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Rust empowers everyone."}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "citations_delta", "citation": citation}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": " Done."}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}}),
+        json!({"type": "message_stop"}),
+    ]);
+    let whole = Provider::Anthropic
+        .read_reply(
+            &json!({"content": [
+                {"type": "text", "text": "Rust empowers everyone.", "citations": [citation, citation]},
+                {"type": "text", "text": " Done."}], "stop_reason": "end_turn",
+                "usage": {"input_tokens": 3, "output_tokens": 5}})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::text("Rust empowers everyone."),
+            Block::Source {
+                url: Some("https://www.rust-lang.org".into()),
+                title: Some("Rust".into()),
+                cited_text: Some("A language empowering everyone".into()),
+            },
+            Block::text(" Done."),
+        ]
+    );
+    for size in [1, 17, 4096] {
+        assert_eq!(
+            streamed(Provider::Anthropic, &bytes, size),
+            whole,
+            "chunks of {size}"
+        );
+    }
+    // Replayed: `[Source: {title} <{url}>]`, the cited words kept in the record only.
+    let wire = transcript_replay::replay_message(&whole.message, transcript_replay::Vision::Sees);
+    assert_eq!(
+        serde_json::to_value(&wire).unwrap()["content"][0]["text"],
+        "Rust empowers everyone.\n\n[Source: Rust <https://www.rust-lang.org>]\n\n Done."
+    );
+    let written = transcript_replay::write_record(std::slice::from_ref(&whole.message));
+    assert!(written.contains(r#"{"type":"source","url":"https://www.rust-lang.org","title":"Rust","cited_text":"A language empowering everyone"}"#), "{written}");
+    assert_eq!(
+        transcript_replay::parse_record(&written).unwrap(),
+        [whole.message]
+    );
+}

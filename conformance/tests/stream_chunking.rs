@@ -74,7 +74,8 @@ fn round_body(provider: Provider, reply: &Reply) -> Option<Value> {
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
-            | Block::File { .. } => None,
+            | Block::File { .. }
+            | Block::Source { .. } => None,
         })
         .collect();
     let mut names: Vec<Tool> = Vec::new();

@@ -35,8 +35,8 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 /// (`model_context_window_exceeded` → `context_window_exceeded`), any other word kept.
 ///
 /// What does not cross prose replay, and is left out: a thinking block's `signature`,
-/// `redacted_thinking` (encrypted, with no words to replay), and a text block's `citations`
-/// (metadata about its words). A server tool's call (`server_tool_use`, `mcp_tool_use`: web
+/// and `redacted_thinking` (encrypted, with no words to replay). A text block's `citations`
+/// become one `source` block per distinct source right after it. A server tool's call (`server_tool_use`, `mcp_tool_use`: web
 /// search, web fetch, code execution, the MCP connector) is a `tool_use` with
 /// `provider_executed`, which owes no output and never makes the stop reason `tool_use`; its
 /// result (`web_search_tool_result`, `code_execution_tool_result`, ... any `*_tool_result`)
@@ -108,13 +108,13 @@ pub(super) struct Reading {
     calls: Vec<(String, String)>,
 }
 
-/// One content block: the block it becomes, or `None` for one with no words to replay
-/// (`redacted_thinking`); a server tool's call (`server_tool_use`, `mcp_tool_use`) a
+/// One content block: the blocks it becomes (none for one with no words to replay,
+/// `redacted_thinking`; a text block, then the sources its `citations` name); a server tool's call (`server_tool_use`, `mcp_tool_use`) a
 /// provider-executed `tool_use`, and its result (`web_search_tool_result`,
 /// `code_execution_tool_result`, `mcp_tool_result`, ... any `*_tool_result`) a `tool_result`
 /// rendered as text (`server_result`); a block of any other kind the crate does not read
 /// becomes the `[Not kept: ...]` marker, its kind added to `not_kept`.
-pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Block>, ReplyError> {
+pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct ContentBlock<'a> {
         #[serde(rename = "type")]
@@ -129,6 +129,8 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
         name: Option<String>,
         #[serde(borrow, default)]
         input: Option<&'a RawValue>,
+        #[serde(default)]
+        citations: Option<Vec<serde_json::Value>>,
     }
     let block: ContentBlock<'_> = at.read()?;
     let missing = |field: &str| {
@@ -138,20 +140,22 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
         ))
     };
     match block.kind.as_str() {
-        "text" => Ok(Some(Block::text(
-            block.text.ok_or_else(|| missing("text"))?,
-        ))),
-        "thinking" => Ok(Some(Block::reasoning(
-            block.thinking.ok_or_else(|| missing("thinking"))?,
-        ))),
+        "text" => {
+            let text = block.text.clone().ok_or_else(|| missing("text"))?;
+            let cited = sources(block.citations.as_deref().unwrap_or_default());
+            Ok(std::iter::once(Block::text(text)).chain(cited).collect())
+        }
+        "thinking" => Ok(vec![Block::reasoning(
+            block.thinking.clone().ok_or_else(|| missing("thinking"))?,
+        )]),
         // Encrypted reasoning has no words to replay.
-        "redacted_thinking" => Ok(None),
+        "redacted_thinking" => Ok(Vec::new()),
         "tool_use" => {
             let id = block.id.clone().ok_or_else(|| missing("id"))?;
             let name = block.name.clone().ok_or_else(|| missing("name"))?;
             let input = block.input.ok_or_else(|| missing("input"))?;
             let input = reply::object_input(&at.child(input, "input"))?;
-            Ok(Some(Block::tool_use(id, name, input)))
+            Ok(vec![Block::tool_use(id, name, input)])
         }
         "server_tool_use" | "mcp_tool_use" => {
             let id = block.id.clone().ok_or_else(|| missing("id"))?;
@@ -159,7 +163,7 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
             let input = block.input.ok_or_else(|| missing("input"))?;
             let input = reply::object_input(&at.child(input, "input"))?;
             reading.calls.push((id.clone(), name.clone()));
-            Ok(Some(Block::provider_tool_use(id, name, input)))
+            Ok(vec![Block::provider_tool_use(id, name, input)])
         }
         kind if kind.ends_with("_tool_result") => {
             let value: serde_json::Value = at.read()?;
@@ -174,21 +178,61 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Option<Bl
                 .map(|(_, name)| name.clone())
                 .unwrap_or_else(|| kind.trim_end_matches("_tool_result").to_owned());
             let (output, is_error) = server_result(&value);
-            Ok(Some(Block::ToolResult {
+            Ok(vec![Block::ToolResult {
                 tool_use_id,
                 tool_name,
                 output,
                 is_error,
-            }))
+            }])
         }
         kind => {
             reading.not_kept.push(kind.to_owned());
-            Ok(Some(Block::text(marker::not_kept(
+            Ok(vec![Block::text(marker::not_kept(
                 Provider::Anthropic,
                 kind,
-            ))))
+            ))])
         }
     }
+}
+
+/// The sources a text block's `citations` name, one `source` block each, in order, each
+/// distinct source once (<https://docs.claude.com/en/docs/build-with-claude/citations>): a web
+/// search result's URL and title, a search result's `source` and title, a document's title;
+/// the cited words kept as `cited_text`. A citation that names neither a URL nor a title
+/// gives none.
+pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
+    let text = |value: &serde_json::Value, key: &str| {
+        reply::field(value, &[key]).as_str().map(str::to_owned)
+    };
+    let mut blocks: Vec<Block> = Vec::new();
+    for citation in citations {
+        let url = text(citation, "url").or_else(|| text(citation, "source"));
+        let title = text(citation, "title").or_else(|| text(citation, "document_title"));
+        if url.is_none() && title.is_none() {
+            continue;
+        }
+        let seen = blocks.iter().any(|block| match block {
+            Block::Source {
+                url: known_url,
+                title: known_title,
+                ..
+            } => *known_url == url && *known_title == title,
+            Block::Text { .. }
+            | Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. } => false,
+        });
+        if !seen {
+            blocks.push(Block::Source {
+                url,
+                title,
+                cited_text: text(citation, "cited_text"),
+            });
+        }
+    }
+    blocks
 }
 
 /// The text of a server tool's result, and whether it is an error, as DESIGN §15 renders

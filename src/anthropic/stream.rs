@@ -87,12 +87,17 @@ enum Kind {
     },
 }
 
+/// Where the keys of a text block's sources begin, above any index Anthropic gives a block.
+const SOURCES: usize = usize::MAX / 2;
+
 #[derive(Debug, Default)]
 struct Stream {
     blocks: Blocks,
     kinds: Vec<(usize, Kind)>,
     /// The server tools' calls so far, by id, for their results' names.
     server_calls: Vec<(String, String)>,
+    /// The citations of each text block so far, whose sources follow it at its stop.
+    citations: Vec<(usize, Vec<serde_json::Value>)>,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
@@ -224,6 +229,8 @@ impl Stream {
             partial_json: Option<String>,
             #[serde(default)]
             signature: Option<String>,
+            #[serde(default)]
+            citation: Option<serde_json::Value>,
         }
         let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
@@ -252,7 +259,16 @@ impl Stream {
                     signature.push_str(piece.signature.as_deref().unwrap_or_default());
                 }
             }
-            // Citations are metadata about the text; anything newer is not content yet.
+            // A source of the text: its block follows the text's, at the text's stop.
+            "citations_delta" => {
+                if let Some(citation) = piece.citation {
+                    match self.citations.iter_mut().find(|(known, _)| *known == index) {
+                        Some((_, citations)) => citations.push(citation),
+                        None => self.citations.push((index, vec![citation])),
+                    }
+                }
+            }
+            // Anything newer is not content yet.
             _ => {}
         }
         Ok(())
@@ -391,9 +407,26 @@ impl Events for Stream {
                 }
                 self.counts.update(usage(event.usage)?);
             }
+            "content_block_stop" => {
+                let cited = self
+                    .citations
+                    .iter()
+                    .position(|(known, _)| *known == index)
+                    .map(|at| self.citations.swap_remove(at).1);
+                for (n, source) in super::reply::sources(&cited.unwrap_or_default())
+                    .into_iter()
+                    .enumerate()
+                {
+                    // Keys of their own, after every block index.
+                    let key = SOURCES
+                        .saturating_add(index.saturating_mul(4096))
+                        .saturating_add(n);
+                    self.blocks.whole(key, source);
+                }
+            }
             "message_stop" => self.stopped = true,
             "error" => return Err(Failure::Provider(error::read(None, data))),
-            // `content_block_stop`, `ping`, and event types added later.
+            // `ping`, and event types added later.
             _ => {}
         }
         Ok(())

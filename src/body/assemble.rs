@@ -426,7 +426,8 @@ fn fitted<'a>(
                 | Block::ToolUse { .. }
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
-                | Block::File { .. } => false,
+                | Block::File { .. }
+                | Block::Source { .. } => false,
             });
         for ((block, _), verdict) in shown.zip(verdicts.by_ref().take(images)) {
             kept.push(match verdict {

@@ -211,7 +211,8 @@ impl Plan {
                     | Block::ToolResult { .. }
                     | Block::ToolUse { .. }
                     | Block::Reasoning { .. }
-                    | Block::File { .. } => continue,
+                    | Block::File { .. }
+                    | Block::Source { .. } => continue,
                 };
                 freed += savings;
                 items.push(Item {

@@ -387,7 +387,8 @@ impl Parts {
                         Block::ToolUse { .. }
                         | Block::ToolResult { .. }
                         | Block::Image { .. }
-                        | Block::File { .. },
+                        | Block::File { .. }
+                        | Block::Source { .. },
                     )
                     | None => false,
                 };

@@ -76,6 +76,9 @@ struct Fields {
     media_type: Option<Field>,
     data: Option<Field>,
     provider_executed: Option<Field>,
+    url: Option<Field>,
+    title: Option<Field>,
+    cited_text: Option<Field>,
 }
 
 #[derive(Clone, Copy)]
@@ -86,6 +89,7 @@ enum Kind {
     Reasoning,
     Image,
     File,
+    Source,
 }
 
 /// Stores a value in an empty slot; a second value for a field is the serde reader's error.
@@ -136,6 +140,21 @@ impl Fields {
                 media_type: string_of(self.media_type)?,
                 data: string_of(self.data)?,
             },
+            Kind::Source => {
+                let optional = |field: Option<Field>| match field {
+                    None => Some(None),
+                    Some(field) => string_of(Some(field)).map(Some),
+                };
+                let (url, title) = (optional(self.url)?, optional(self.title)?);
+                if url.is_none() && title.is_none() {
+                    return None;
+                }
+                Block::Source {
+                    url,
+                    title,
+                    cited_text: optional(self.cited_text)?,
+                }
+            }
             Kind::File => Block::File {
                 media_type: string_of(self.media_type)?,
                 data: string_of(self.data)?,
@@ -380,6 +399,7 @@ impl<'a> Reader<'a> {
                         "reasoning" => Kind::Reasoning,
                         "image" => Kind::Image,
                         "file" => Kind::File,
+                        "source" => Kind::Source,
                         _ => return None,
                     };
                     return put(&mut fields.kind, kind);
@@ -402,6 +422,9 @@ impl<'a> Reader<'a> {
                 "media_type" => &mut fields.media_type,
                 "data" => &mut fields.data,
                 "provider_executed" => &mut fields.provider_executed,
+                "url" => &mut fields.url,
+                "title" => &mut fields.title,
+                "cited_text" => &mut fields.cited_text,
                 _ => return reader.skip_value(),
             };
             let field = match reader.next()? {

@@ -447,6 +447,7 @@ enum BlockType {
     Reasoning,
     Image,
     File,
+    Source,
 }
 
 impl BlockType {
@@ -458,6 +459,7 @@ impl BlockType {
             BlockType::Reasoning => "reasoning",
             BlockType::Image => "image",
             BlockType::File => "file",
+            BlockType::Source => "source",
         }
     }
 }
@@ -550,6 +552,9 @@ struct BlockFields {
     media_type: Option<Loose>,
     data: Option<Loose>,
     provider_executed: Option<Loose>,
+    url: Option<Loose>,
+    title: Option<Loose>,
+    cited_text: Option<Loose>,
 }
 
 impl BlockFields {
@@ -614,6 +619,21 @@ impl BlockFields {
                 media_type: string("media_type", self.media_type)?,
                 data: string("data", self.data)?,
             },
+            BlockType::Source => {
+                let optional = |field, value: Option<Loose>| match value {
+                    None | Some(Loose::Other("null")) => Ok(None),
+                    Some(value) => string(field, Some(value)).map(Some),
+                };
+                let (url, title) = (optional("url", self.url)?, optional("title", self.title)?);
+                if url.is_none() && title.is_none() {
+                    return Err(missing(kind, "url"));
+                }
+                Block::Source {
+                    url,
+                    title,
+                    cited_text: optional("cited_text", self.cited_text)?,
+                }
+            }
             BlockType::File => Block::File {
                 media_type: string("media_type", self.media_type)?,
                 data: string("data", self.data)?,
@@ -682,6 +702,9 @@ impl<'de> Visitor<'de> for BlockVisitor {
                 BlockKey::MediaType => &mut fields.media_type,
                 BlockKey::Data => &mut fields.data,
                 BlockKey::ProviderExecuted => &mut fields.provider_executed,
+                BlockKey::Url => &mut fields.url,
+                BlockKey::Title => &mut fields.title,
+                BlockKey::CitedText => &mut fields.cited_text,
                 BlockKey::Other => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -724,8 +747,9 @@ fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {
         "reasoning" => Ok(BlockType::Reasoning),
         "image" => Ok(BlockType::Image),
         "file" => Ok(BlockType::File),
+        "source" => Ok(BlockType::Source),
         unknown => Err(E::custom(format_args!(
-            "unknown block type {}, expected text, tool_use, tool_result, reasoning, image or file",
+            "unknown block type {}, expected text, tool_use, tool_result, reasoning, image, file or source",
             Quoted(unknown)
         ))),
     }
@@ -803,4 +827,7 @@ keys!(BlockKey {
     MediaType = "media_type",
     Data = "data",
     ProviderExecuted = "provider_executed",
+    Url = "url",
+    Title = "title",
+    CitedText = "cited_text",
 });

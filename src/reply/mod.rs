@@ -136,7 +136,8 @@ impl Reply {
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
-                | Block::File { .. } => {}
+                | Block::File { .. }
+                | Block::Source { .. } => {}
             }
         }
         let stop = match stop {
@@ -287,7 +288,8 @@ fn is_empty(block: &Block) -> bool {
         Block::ToolUse { .. }
         | Block::ToolResult { .. }
         | Block::Image { .. }
-        | Block::File { .. } => false,
+        | Block::File { .. }
+        | Block::Source { .. } => false,
     }
 }
 
