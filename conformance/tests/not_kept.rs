@@ -548,3 +548,73 @@ fn anthropic_citations_are_source_blocks_after_the_text_they_support_whole_and_s
         [whole.message]
     );
 }
+
+#[test]
+fn gemini_grounding_and_responses_annotations_are_sources_whole_and_streamed() {
+    // Gemini: grounding cites no span the record keeps, so its sources end the message; the
+    // search suggestions are kept on the reply, for display.
+    let grounding = json!({
+        "searchEntryPoint": {"renderedContent": "<div>rust release</div>"},
+        "groundingChunks": [
+            {"web": {"uri": "https://blog.rust-lang.org", "title": "Rust Blog"}},
+            {"web": {"uri": "https://blog.rust-lang.org", "title": "Rust Blog"}},
+            {"web": {"uri": "https://doc.rust-lang.org", "title": "Docs"}}]});
+    let whole = Provider::Gemini
+        .read_reply(
+            &json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Rust 1.80 is out."}]},
+                "finishReason": "STOP", "groundingMetadata": grounding}]})
+            .to_string(),
+        )
+        .unwrap();
+    let source = |url: &str, title: &str| Block::Source {
+        url: Some(url.into()),
+        title: Some(title.into()),
+        cited_text: None,
+    };
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::text("Rust 1.80 is out."),
+            source("https://blog.rust-lang.org", "Rust Blog"),
+            source("https://doc.rust-lang.org", "Docs"),
+        ]
+    );
+    assert_eq!(whole.search_suggestions(), Some("<div>rust release</div>"));
+    let events = [
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Rust 1.80 "}]}}]}),
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "is out."}]}, "finishReason": "STOP", "groundingMetadata": grounding}]}),
+    ];
+    let bytes: String = events
+        .iter()
+        .map(|event| format!("data: {event}\r\n\r\n"))
+        .collect();
+    for size in [1, 23, 4096] {
+        assert_eq!(
+            streamed(Provider::Gemini, bytes.as_bytes(), size),
+            whole,
+            "chunks of {size}"
+        );
+    }
+    // Responses: the sources an output text's annotations name follow it.
+    let reply = Provider::OpenAiResponses
+        .read_reply(
+            &json!({"status": "completed", "output": [{"type": "message", "id": "m", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": "Rust 1.80 is out.", "annotations": [
+                    {"type": "url_citation", "url": "https://blog.rust-lang.org", "title": "Rust Blog", "start_index": 0, "end_index": 9},
+                    {"type": "file_citation", "file_id": "file_1", "filename": "notes.md", "index": 3}]}]}]})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        reply.message.blocks,
+        [
+            Block::text("Rust 1.80 is out."),
+            source("https://blog.rust-lang.org", "Rust Blog"),
+            Block::Source {
+                url: None,
+                title: Some("notes.md".into()),
+                cited_text: None,
+            },
+        ]
+    );
+}

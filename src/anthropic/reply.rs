@@ -195,44 +195,17 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block
     }
 }
 
-/// The sources a text block's `citations` name, one `source` block each, in order, each
-/// distinct source once (<https://docs.claude.com/en/docs/build-with-claude/citations>): a web
-/// search result's URL and title, a search result's `source` and title, a document's title;
-/// the cited words kept as `cited_text`. A citation that names neither a URL nor a title
-/// gives none.
+/// The sources a text block's `citations` name
+/// (<https://docs.claude.com/en/docs/build-with-claude/citations>): a web search result's
+/// URL and title, a search result's `source` and title, a document's title; the cited words
+/// kept as `cited_text`.
 pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
-    let text = |value: &serde_json::Value, key: &str| {
-        reply::field(value, &[key]).as_str().map(str::to_owned)
-    };
-    let mut blocks: Vec<Block> = Vec::new();
-    for citation in citations {
-        let url = text(citation, "url").or_else(|| text(citation, "source"));
-        let title = text(citation, "title").or_else(|| text(citation, "document_title"));
-        if url.is_none() && title.is_none() {
-            continue;
-        }
-        let seen = blocks.iter().any(|block| match block {
-            Block::Source {
-                url: known_url,
-                title: known_title,
-                ..
-            } => *known_url == url && *known_title == title,
-            Block::Text { .. }
-            | Block::ToolUse { .. }
-            | Block::ToolResult { .. }
-            | Block::Reasoning { .. }
-            | Block::Image { .. }
-            | Block::File { .. } => false,
-        });
-        if !seen {
-            blocks.push(Block::Source {
-                url,
-                title,
-                cited_text: text(citation, "cited_text"),
-            });
-        }
-    }
-    blocks
+    reply::sources(
+        citations,
+        &["url", "source"],
+        &["title", "document_title"],
+        &["cited_text"],
+    )
 }
 
 /// The text of a server tool's result, and whether it is an error, as DESIGN §15 renders

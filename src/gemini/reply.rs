@@ -46,7 +46,9 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
 ///
 /// What does not cross prose replay, and is left out: `thoughtSignature` (Gemini 3 asks for it
 /// back with function calls; replay sends no native function calls), other candidates,
-/// safety ratings and citation metadata. Code execution, a tool Gemini runs itself, is kept:
+/// safety ratings and citation metadata. `groundingMetadata` gives one `source` block per
+/// distinct grounding chunk at the end of the message, and its search suggestions to
+/// [`Reply::search_suggestions`]. Code execution, a tool Gemini runs itself, is kept:
 /// `executableCode` as a provider-executed `tool_use` named `code_execution` (a made id, its
 /// `language` and `code` as the input) and `codeExecutionResult` as its `tool_result` (the
 /// output; an error, led by the outcome, unless `OUTCOME_OK`). Any other part (`fileData`,
@@ -115,9 +117,40 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         None => None,
     };
     let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
+    let (sources, suggestions) = grounding(candidate.grounding.as_ref());
+    blocks.blocks.extend(sources);
     Ok(
         Reply::new(Provider::Gemini, blocks.blocks, usage, stop, native)
-            .not_keeping(blocks.not_kept),
+            .not_keeping(blocks.not_kept)
+            .suggesting(suggestions),
+    )
+}
+
+/// What a candidate's `groundingMetadata` gives: a `source` block per distinct grounding
+/// chunk (a web page's `uri` and `title`, a retrieved context's), at the end of the message,
+/// since grounding cites no span the record keeps; and the search suggestions to show
+/// (`searchEntryPoint.renderedContent`;
+/// <https://ai.google.dev/gemini-api/docs/google-search#grounding-metadata>).
+pub(super) fn grounding(metadata: Option<&serde_json::Value>) -> (Vec<Block>, Option<String>) {
+    let Some(metadata) = metadata else {
+        return (Vec::new(), None);
+    };
+    let chunks: Vec<serde_json::Value> = reply::field(metadata, &["groundingChunks"])
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|chunk| {
+            ["web", "retrievedContext", "maps"]
+                .iter()
+                .find_map(|kind| chunk.get(*kind).cloned())
+        })
+        .collect();
+    let suggestions = reply::field(metadata, &["searchEntryPoint", "renderedContent"])
+        .as_str()
+        .map(str::to_owned);
+    (
+        reply::sources(&chunks, &["uri"], &["title"], &[]),
+        suggestions,
     )
 }
 
@@ -142,6 +175,7 @@ pub(super) fn blocked(feedback: Option<Feedback>) -> String {
 pub(super) struct Candidate<'a> {
     pub(super) parts: Option<Vec<At<'a>>>,
     pub(super) finish_reason: Option<String>,
+    pub(super) grounding: Option<serde_json::Value>,
 }
 
 pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyError> {
@@ -152,6 +186,8 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
         content: Option<&'a RawValue>,
         #[serde(default)]
         finish_reason: Option<String>,
+        #[serde(default)]
+        grounding_metadata: Option<serde_json::Value>,
     }
     #[derive(Deserialize)]
     struct Content<'a> {
@@ -184,6 +220,7 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
     Ok(Candidate {
         parts,
         finish_reason: fields.finish_reason,
+        grounding: fields.grounding_metadata,
     })
 }
 

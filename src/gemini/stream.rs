@@ -74,6 +74,8 @@ struct Stream {
     finish: Option<String>,
     /// Lines outside `data:`, gathered until they make an error object.
     loose: String,
+    /// The candidate's grounding, as the last chunk that carried one gave it.
+    grounding: Option<serde_json::Value>,
 }
 
 /// A chunk, read in one pass: the parts of its first candidate, each with its exact text.
@@ -99,6 +101,8 @@ struct Candidate<'a> {
     content: Option<Content<'a>>,
     #[serde(default)]
     finish_reason: Option<String>,
+    #[serde(default)]
+    grounding_metadata: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -228,6 +232,10 @@ impl Stream {
                 if candidate.finish_reason.is_some() {
                     self.finish.clone_from(&candidate.finish_reason);
                 }
+                // The last grounding stands, as a whole reply carries one.
+                if candidate.grounding_metadata.is_some() {
+                    self.grounding.clone_from(&candidate.grounding_metadata);
+                }
             }
             // A usage-only chunk; or a blocked prompt, which gets no candidate at all.
             None => {
@@ -312,14 +320,14 @@ impl Events for Stream {
                 }
             })
             .collect();
-        Ok(Reply::new(
-            Provider::Gemini,
-            self.parts.blocks.clone(),
-            self.counts.usage(),
-            stop,
-            native,
+        let (sources, suggestions) = super::reply::grounding(self.grounding.as_ref());
+        let mut blocks = self.parts.blocks.clone();
+        blocks.extend(sources);
+        Ok(
+            Reply::new(Provider::Gemini, blocks, self.counts.usage(), stop, native)
+                .not_keeping(self.parts.not_kept.clone())
+                .suggesting(suggestions),
         )
-        .not_keeping(self.parts.not_kept.clone()))
     }
 
     fn partial(&self) -> StoredMessage {

@@ -34,7 +34,9 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 /// no turn: an error that carries the response's `error`.
 ///
 /// What does not cross prose replay, and is left out: a reasoning item's
-/// `encrypted_content`, and `annotations` (citations' metadata). The calls the client runs are
+/// `encrypted_content`. An output text's `annotations` become one `source` block per distinct
+/// source after it (a URL citation's URL and title, a file citation's file name). The calls
+/// the client runs are
 /// tool calls: `computer_call` (`computer`, its `action` as the input), `shell_call`
 /// (`shell`), `local_shell_call` (`local_shell`), `apply_patch_call` (`apply_patch`, its
 /// `operation`), each answered in the round by its own output item. The tools OpenAI runs
@@ -233,6 +235,8 @@ impl Items {
             text: Option<String>,
             #[serde(default)]
             refusal: Option<String>,
+            #[serde(default)]
+            annotations: Option<Vec<serde_json::Value>>,
         }
         let item: Item<'_> = at.read()?;
         let missing = |field: &str| {
@@ -247,7 +251,17 @@ impl Items {
                     let part_at = at.child(raw, format_args!("content[{part}]"));
                     let content: ContentPart = part_at.read()?;
                     match (content.kind.as_str(), content.text, content.refusal) {
-                        ("output_text", Some(text), _) => self.blocks.push(Block::text(text)),
+                        // The text, then the sources its annotations name (a URL citation's
+                        // URL and title, a file citation's file name).
+                        ("output_text", Some(text), _) => {
+                            self.blocks.push(Block::text(text));
+                            self.blocks.extend(reply::sources(
+                                content.annotations.as_deref().unwrap_or_default(),
+                                &["url"],
+                                &["title", "filename"],
+                                &[],
+                            ));
+                        }
                         ("refusal", _, Some(refusal)) => {
                             self.refused = true;
                             self.blocks.push(Block::text(refusal));

@@ -66,6 +66,7 @@ pub struct Reply {
     provider: Provider,
     incomplete: Vec<String>,
     not_kept: Vec<String>,
+    search_suggestions: Option<String>,
     native: Native,
 }
 
@@ -79,6 +80,7 @@ impl PartialEq for Reply {
             && self.stop == other.stop
             && self.incomplete == other.incomplete
             && self.not_kept == other.not_kept
+            && self.search_suggestions == other.search_suggestions
             && self.provider == other.provider
     }
 }
@@ -155,6 +157,7 @@ impl Reply {
             provider,
             incomplete,
             not_kept: Vec::new(),
+            search_suggestions: None,
             native: Native(native),
         }
     }
@@ -164,6 +167,32 @@ impl Reply {
     pub(crate) fn not_keeping(mut self, kinds: Vec<String>) -> Self {
         self.not_kept = kinds;
         self
+    }
+
+    /// The reply, with the search suggestions its grounding gave.
+    pub(crate) fn suggesting(mut self, suggestions: Option<String>) -> Self {
+        self.search_suggestions = suggestions;
+        self
+    }
+
+    /// The search suggestions a grounded reply carries, as the provider rendered them
+    /// (Gemini's `searchEntryPoint.renderedContent`, HTML and CSS), which Google's terms
+    /// require the runtime to show with the answer
+    /// (<https://ai.google.dev/gemini-api/docs/google-search#search-suggestions>). Not part
+    /// of the stored message: display it, do not replay it.
+    ///
+    /// ```
+    /// use transcript_replay::gemini;
+    ///
+    /// let reply = gemini::read_reply(r#"{"candidates": [{"content": {"parts": [{"text": "Rust 1.80."}]},
+    ///   "finishReason": "STOP", "groundingMetadata": {
+    ///     "searchEntryPoint": {"renderedContent": "<div>rust release</div>"},
+    ///     "groundingChunks": [{"web": {"uri": "https://blog.rust-lang.org", "title": "Rust Blog"}}]}}]}"#)?;
+    /// assert_eq!(reply.search_suggestions(), Some("<div>rust release</div>"));
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn search_suggestions(&self) -> Option<&str> {
+        self.search_suggestions.as_deref()
     }
 
     /// The kinds of content the reply carried that the crate does not read, in the reply's
@@ -352,4 +381,48 @@ pub(crate) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serd
     path.iter().fold(value, |value, key| {
         value.get(key).unwrap_or(&serde_json::Value::Null)
     })
+}
+
+/// The `source` blocks of a reply's citations, one per distinct source (the same URL and
+/// title), in order: each citation's first present key of `urls` as the URL, of `titles` as
+/// the title, of `cited` as the cited words. A citation that names neither a URL nor a title
+/// gives none.
+pub(crate) fn sources(
+    citations: &[serde_json::Value],
+    urls: &[&str],
+    titles: &[&str],
+    cited: &[&str],
+) -> Vec<Block> {
+    let first = |citation: &serde_json::Value, keys: &[&str]| {
+        keys.iter()
+            .find_map(|key| field(citation, &[key]).as_str().map(str::to_owned))
+    };
+    let mut blocks: Vec<Block> = Vec::new();
+    for citation in citations {
+        let (url, title) = (first(citation, urls), first(citation, titles));
+        if url.is_none() && title.is_none() {
+            continue;
+        }
+        let seen = blocks.iter().any(|block| match block {
+            Block::Source {
+                url: known_url,
+                title: known_title,
+                ..
+            } => *known_url == url && *known_title == title,
+            Block::Text { .. }
+            | Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. } => false,
+        });
+        if !seen {
+            blocks.push(Block::Source {
+                url,
+                title,
+                cited_text: first(citation, cited),
+            });
+        }
+    }
+    blocks
 }
