@@ -161,8 +161,14 @@ impl Estimate {
 /// assert_eq!(file_tokens(image_tokens("claude").unwrap(), "application/pdf", pdf), 3_000);
 /// ```
 pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
-    let bytes = crate::file::decode_base64(data);
-    let size = bytes.len() as u64;
+    // The decoded size from the base64 length: only what needs the bytes decodes them.
+    let padding = data
+        .bytes()
+        .rev()
+        .take(2)
+        .filter(|byte| *byte == b'=')
+        .count();
+    let size = (data.len() / 4 * 3).saturating_sub(padding) as u64;
     let media_type = crate::file::lowercase(media_type);
     let (kind, subtype) = media_type.split_once('/').unwrap_or((&media_type, ""));
     let tokens = match (kind, subtype) {
@@ -172,16 +178,17 @@ pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
                 family if family.starts_with("gemini") => 258,
                 _ => 3_000,
             };
-            let pages =
-                crate::file::pdf_pages(&bytes).map_or(size.div_ceil(2_000), |pages| pages as u64);
-            pages.saturating_mul(per_page)
+            (crate::file::pdf_pages_of(data) as u64).saturating_mul(per_page)
         }
         ("audio", _) => {
-            let seconds = crate::file::wav_seconds(&bytes).unwrap_or(size.div_ceil(16_000));
+            // A WAV's header chunks come first: its first 3 kB say its duration.
+            let head = crate::file::decode_base64(data.get(..4096).unwrap_or(data));
+            let seconds = crate::file::wav_seconds(&head).unwrap_or(size.div_ceil(16_000));
             seconds.saturating_mul(32)
         }
         ("video", _) => size.div_ceil(125_000).saturating_mul(263),
         ("text", _) | ("application", "json" | "xml" | "x-javascript" | "x-python") => {
+            let bytes = crate::file::decode_base64(data);
             TextCount::Default.count(&String::from_utf8_lossy(&bytes)) as u64
         }
         _ => size,
