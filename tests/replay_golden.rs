@@ -248,3 +248,44 @@ fn a_text_part_displays_as_it_serializes() {
         r#""[Reasoning]: a\"b\n\nc""#
     );
 }
+
+#[test]
+fn a_source_replays_with_what_it_names_and_needs_a_url_or_a_title() {
+    // (the block, its prose)
+    let cases = [
+        (
+            r#"{"type": "source", "url": "https://a.org", "title": "A", "cited_text": "words"}"#,
+            "[Source: A <https://a.org>]",
+        ),
+        (
+            r#"{"type": "source", "url": "https://a.org"}"#,
+            "[Source: <https://a.org>]",
+        ),
+        (
+            r#"{"type": "source", "title": "notes.md", "url": null}"#,
+            "[Source: notes.md]",
+        ),
+    ];
+    for (block, prose) in cases {
+        let record = parse_record(&format!(
+            r#"[{{"role": "assistant", "blocks": [{block}]}}]"#
+        ))
+        .unwrap();
+        let wire = replay_messages(&record, Vision::Sees);
+        assert_eq!(
+            serde_json::to_value(&wire[0]).unwrap()["content"][0]["text"],
+            prose,
+            "{block}"
+        );
+    }
+    let error = parse_record(
+        r#"[{"role": "assistant", "blocks": [{"type": "source", "cited_text": "words"}]}]"#,
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("missing field `url` in a source block"),
+        "{error}"
+    );
+}

@@ -618,3 +618,36 @@ fn gemini_grounding_and_responses_annotations_are_sources_whole_and_streamed() {
         ]
     );
 }
+
+#[test]
+fn a_round_owes_outputs_for_the_clients_calls_only_never_for_the_providers() {
+    let reply = Provider::Anthropic
+        .read_reply(
+            &json!({"content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust"}},
+                {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+                {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}],
+                "stop_reason": "tool_use"})
+            .to_string(),
+        )
+        .unwrap();
+    let history = [StoredMessage::user("Search, then read.")];
+    let tools = [transcript_replay::Tool::new("read", "", r#"{"type":"object"}"#).unwrap()];
+    // The client's call answered: the body is whole; an output for the server's call is one
+    // for no call the caller owes.
+    let answered = [ToolOutput::ok("toolu_1", "fn main() {}")];
+    let body = serde_json::to_string(
+        &Provider::Anthropic
+            .body(&Turn::new(&history).tools(&tools).round(&reply, &answered))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(body.matches(r#""type":"tool_result""#).count(), 1, "{body}");
+    let extra = [
+        ToolOutput::ok("toolu_1", "fn main() {}"),
+        ToolOutput::ok("srvtoolu_1", "x"),
+    ];
+    assert!(Provider::Anthropic
+        .body(&Turn::new(&history).tools(&tools).round(&reply, &extra))
+        .is_err());
+}
