@@ -10,7 +10,10 @@ use serde::ser::{Serialize, Serializer};
 use crate::body::{BodyError, Turn};
 use crate::cost::Withheld;
 use crate::cost::{self, Priced, Units};
-use crate::provider::Provider;
+use std::str::FromStr;
+
+use crate::dialect::Dialect;
+use crate::provider::{Provider, UnknownProvider};
 use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};
 use crate::rules::ImageLimits;
@@ -62,7 +65,7 @@ impl AnyBody<'_> {
     /// ```
     pub fn provider(&self) -> Provider {
         match self {
-            AnyBody::OpenAi(_) => Provider::OpenAi,
+            AnyBody::OpenAi(body) => body.provider(),
             AnyBody::OpenAiResponses(_) => Provider::OpenAiResponses,
             AnyBody::Anthropic(_) => Provider::Anthropic,
             AnyBody::Gemini(_) => Provider::Gemini,
@@ -109,6 +112,37 @@ impl Priced for AnyBody<'_> {
 }
 
 impl Provider {
+    /// The dialect of the OpenAI Chat surface this provider speaks: [`Dialect::OPENAI`] for
+    /// [`Provider::OpenAi`], the server's for [`Provider::Compatible`], none for the other
+    /// surfaces.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, Provider};
+    ///
+    /// assert_eq!(Provider::OpenAi.dialect(), Some(&Dialect::OPENAI));
+    /// assert_eq!("groq".parse::<Provider>().unwrap().dialect(), Some(&Dialect::GROQ));
+    /// assert_eq!(Provider::Gemini.dialect(), None);
+    /// ```
+    pub fn dialect(self) -> Option<&'static Dialect> {
+        match self {
+            Provider::OpenAi => Some(&Dialect::OPENAI),
+            Provider::Compatible(dialect) => Some(dialect),
+            Provider::OpenAiResponses
+            | Provider::Anthropic
+            | Provider::Gemini
+            | Provider::Bedrock => None,
+        }
+    }
+
+    /// Whether two providers speak the same API (the OpenAI Chat surface, whatever the
+    /// dialect), so that a reply of one can be a round in the other's body.
+    pub(crate) fn same_surface(self, other: Provider) -> bool {
+        match (self.dialect(), other.dialect()) {
+            (Some(_), Some(_)) => true,
+            (None, None) | (Some(_), None) | (None, Some(_)) => self == other,
+        }
+    }
+
     /// Builds the whole request body of a turn for this provider: what its module's `body`
     /// builds (`openai::body`, `anthropic::body`, ...), as one type for all of them.
     ///
@@ -129,7 +163,9 @@ impl Provider {
     /// ```
     pub fn body<'a>(self, turn: &Turn<'a>) -> Result<AnyBody<'a>, BodyError> {
         Ok(match self {
-            Provider::OpenAi => AnyBody::OpenAi(openai::body(turn)?),
+            Provider::OpenAi | Provider::Compatible(_) => {
+                AnyBody::OpenAi(openai::body_of(turn, self)?)
+            }
             Provider::OpenAiResponses => AnyBody::OpenAiResponses(openai_responses::body(turn)?),
             Provider::Anthropic => AnyBody::Anthropic(anthropic::body(turn)?),
             Provider::Gemini => AnyBody::Gemini(gemini::body(turn)?),
@@ -155,7 +191,7 @@ impl Provider {
     /// ```
     pub fn read_reply(self, body: &str) -> Result<Reply, ReplyError> {
         match self {
-            Provider::OpenAi => openai::read_reply(body),
+            Provider::OpenAi | Provider::Compatible(_) => openai::read_reply_of(body, self),
             Provider::OpenAiResponses => openai_responses::read_reply(body),
             Provider::Anthropic => anthropic::read_reply(body),
             Provider::Gemini => gemini::read_reply(body),
@@ -175,7 +211,7 @@ impl Provider {
     /// ```
     pub fn stream(self) -> StreamReader {
         match self {
-            Provider::OpenAi => openai::stream(),
+            Provider::OpenAi | Provider::Compatible(_) => openai::stream_of(self),
             Provider::OpenAiResponses => openai_responses::stream(),
             Provider::Anthropic => anthropic::stream(),
             Provider::Gemini => gemini::stream(),
@@ -194,7 +230,9 @@ impl Provider {
     /// ```
     pub fn read_error(self, status: u16, body: &str) -> ProviderError {
         match self {
-            Provider::OpenAi => openai::read_error(status, body),
+            Provider::OpenAi | Provider::Compatible(_) => {
+                openai::read_any_error(self, Some(status), body)
+            }
             Provider::OpenAiResponses => openai_responses::read_error(status, body),
             Provider::Anthropic => anthropic::read_error(status, body),
             Provider::Gemini => gemini::read_error(status, body),
@@ -213,11 +251,23 @@ impl Provider {
     /// ```
     pub fn limits(self) -> ImageLimits {
         match self {
-            Provider::OpenAi => openai::LIMITS,
+            Provider::OpenAi | Provider::Compatible(_) => openai::LIMITS,
             Provider::OpenAiResponses => openai_responses::LIMITS,
             Provider::Anthropic => anthropic::LIMITS,
             Provider::Gemini => gemini::LIMITS,
             Provider::Bedrock => bedrock::LIMITS,
         }
+    }
+}
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .chain(Dialect::NAMED.map(Provider::Compatible))
+            .find(|provider| provider.id() == name)
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
     }
 }

@@ -133,6 +133,13 @@ pub(crate) enum Kind {
         provider: Provider,
         key: String,
     },
+    /// A caller's field that a compatible server refuses (or ignores where that loses what
+    /// was asked), with the server's output-limit field when the field is the other one.
+    RefusedField {
+        provider: Provider,
+        key: String,
+        output_limit: Option<&'static str>,
+    },
     NotJson(String),
 }
 
@@ -300,6 +307,17 @@ impl fmt::Display for Kind {
                 f,
                 "the caller's field `{key}` is one the crate writes in a request to {provider}"
             ),
+            Kind::RefusedField {
+                provider,
+                key,
+                output_limit,
+            } => {
+                write!(f, "the caller's field `{key}` is one {provider} refuses")?;
+                match output_limit {
+                    Some(limit) => write!(f, "; its output limit is `{limit}`"),
+                    None => Ok(()),
+                }
+            }
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
             }

@@ -404,6 +404,7 @@ mod body_error;
 mod cache;
 mod conversation_file;
 mod cost;
+mod dialect;
 mod error;
 mod file;
 mod fit;
@@ -435,6 +436,7 @@ pub use crate::cost::Withheld;
 pub use crate::cost::{
     file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
 };
+pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 pub use crate::error::Error;
 pub use crate::file::{File, ToolFile};
 pub use crate::fit::Budget;

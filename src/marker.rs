@@ -42,6 +42,10 @@ pub enum Reason {
     /// `{provider} does not accept images in system instructions`: for a provider that takes
     /// images in both conversation roles (Gemini), an image of a hoisted system message.
     SystemInstructions(Provider),
+    /// `{provider} accepts no images after a tool result`: a tool's image in the round in
+    /// flight, for a server that takes no message after its `tool` messages but the model's
+    /// ([`ToolImages::Marker`](crate::ToolImages::Marker)).
+    AfterToolResults(Provider),
     /// `its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image`: the bytes have no
     /// image signature a renderer can read, or their header is cut short. (AVIF is read, and
     /// refused by name: no provider here takes it.)
@@ -190,6 +194,11 @@ impl fmt::Display for Described<'_> {
                     self.kind.many()
                 )
             }
+            Reason::AfterToolResults(provider) => write!(
+                f,
+                "{provider} accepts no {} after a tool result",
+                self.kind.many()
+            ),
             Reason::UnrecognizedData => {
                 f.write_str("its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image")
             }

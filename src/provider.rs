@@ -5,7 +5,8 @@
 //! every provider's module; the shared machinery never does.
 
 use std::fmt;
-use std::str::FromStr;
+
+use crate::dialect::Dialect;
 
 /// A provider API that the crate targets: the one value a runtime that talks to several
 /// providers keeps, and asks for a body ([`Provider::body`]), to read a reply
@@ -37,6 +38,17 @@ pub enum Provider {
     OpenAiResponses,
     /// Amazon Bedrock Converse ([`bedrock`](crate::bedrock)).
     Bedrock,
+    /// An OpenAI-compatible server: the OpenAI Chat surface ([`openai`](crate::openai)) with
+    /// the server's rules ([`Dialect`]). Named in markers and errors by the dialect's name.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, Provider};
+    ///
+    /// let mistral: Provider = "mistral".parse().unwrap();
+    /// assert_eq!(mistral, Provider::Compatible(&Dialect::MISTRAL));
+    /// assert_eq!((mistral.id(), mistral.to_string().as_str()), ("mistral", "Mistral"));
+    /// ```
+    Compatible(&'static Dialect),
 }
 
 impl Provider {
@@ -69,6 +81,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::Bedrock => "bedrock",
+            Provider::Compatible(dialect) => dialect.id,
         }
     }
 }
@@ -80,30 +93,20 @@ impl fmt::Display for Provider {
             Provider::Anthropic => "Anthropic",
             Provider::Gemini => "Gemini",
             Provider::Bedrock => "Bedrock",
+            Provider::Compatible(dialect) => dialect.name,
         })
     }
 }
 
-/// A name that is no provider's [`id`](Provider::id).
+/// A name that is no provider's [`id`](Provider::id) and no named dialect's.
 ///
 /// ```
 /// let error = "openia".parse::<transcript_replay::Provider>().unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     r#"unknown provider "openia", expected openai, openai-responses, anthropic, gemini or bedrock"#,
+///     r#"unknown provider "openia", expected openai, openai-responses, anthropic, gemini or bedrock, or a compatible server's dialect (deepseek, mistral, groq, xai, openrouter, gemini-openai, together, fireworks, cerebras, perplexity, azure, vllm, llama-cpp, ollama, lm-studio)"#,
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider {0:?}, expected openai, openai-responses, anthropic, gemini or bedrock")]
-pub struct UnknownProvider(String);
-
-impl FromStr for Provider {
-    type Err = UnknownProvider;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Provider::ALL
-            .into_iter()
-            .find(|provider| provider.id() == name)
-            .ok_or_else(|| UnknownProvider(name.to_owned()))
-    }
-}
+#[error("unknown provider {0:?}, expected openai, openai-responses, anthropic, gemini or bedrock, or a compatible server's dialect (deepseek, mistral, groq, xai, openrouter, gemini-openai, together, fireworks, cerebras, perplexity, azure, vllm, llama-cpp, ollama, lm-studio)")]
+pub struct UnknownProvider(pub(crate) String);

@@ -93,8 +93,18 @@ pub(crate) fn render_judged<'a>(
     let mut carried = Vec::new();
     let mut rendered: Vec<(TurnRole, Vec<Part<'a>>)> = Vec::with_capacity(messages.len());
     let mut starts = Vec::with_capacity(messages.len());
+    let mut gathered: Option<Text<'a>> = None;
     for (index, message) in (leading..).zip(messages) {
         let role = role_of(message.role);
+        if rules.gathers_system && role == TurnRole::System {
+            // A template that takes system text only at the beginning: it joins the rest.
+            let text = join_system(std::iter::once(message), rules, &mut verdicts);
+            match gathered.as_mut() {
+                Some(before) => before.join(text),
+                None => gathered = Some(text),
+            }
+            continue;
+        }
         let mut parts = adapt(message, rules, &mut verdicts, &mut carried);
         let role = match (role, rules.hoists_system) {
             (TurnRole::System, true) => {
@@ -115,6 +125,13 @@ pub(crate) fn render_judged<'a>(
             }
         }
     }
+    let system = match (system, gathered) {
+        (Some(mut system), Some(gathered)) => {
+            system.join(gathered);
+            Some(system)
+        }
+        (system, gathered) => system.or(gathered),
+    };
     Rendered {
         system,
         messages: rendered,

@@ -188,7 +188,7 @@ pub(crate) fn answered<'a>(
     round: &Round<'a>,
     provider: Provider,
 ) -> Result<Vec<Answered<'a>>, BodyError> {
-    if round.reply.provider() != provider {
+    if !round.reply.provider().same_surface(provider) {
         return Err(BodyError::new(Kind::RoundOfAnotherProvider {
             round: index,
             of: round.reply.provider(),
@@ -336,7 +336,7 @@ pub(crate) fn stored(
             }
         }
     }
-    if last.provider() != provider {
+    if !last.provider().same_surface(provider) {
         return Err(BodyError::new(Kind::RoundOfAnotherProvider {
             round: rounds.len(),
             of: last.provider(),
@@ -392,7 +392,10 @@ pub(crate) fn context_tokens(provider: Provider, usage: &TokenUsage) -> u64 {
         .saturating_add(usage.cache_creation_input_tokens);
     match provider {
         Provider::Anthropic | Provider::Bedrock => usage.input_tokens.saturating_add(cache),
-        Provider::OpenAi | Provider::OpenAiResponses | Provider::Gemini => usage
+        Provider::OpenAi
+        | Provider::Compatible(_)
+        | Provider::OpenAiResponses
+        | Provider::Gemini => usage
             .input_tokens
             .saturating_add(usage.cache_creation_input_tokens),
     }

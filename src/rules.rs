@@ -6,6 +6,7 @@ use crate::provider::Provider;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
 /// (`render.rs`) and the body assembly (`body/`).
+#[derive(Clone, Copy)]
 pub(crate) struct Rules {
     pub(crate) provider: Provider,
     /// The media types the provider takes, lowercase.
@@ -20,6 +21,9 @@ pub(crate) struct Rules {
     /// place as user turns labelled `[System]: ` (the later ones), rather than as messages of
     /// a system role.
     pub(crate) hoists_system: bool,
+    /// Whether every system message, wherever it stands, is joined into the system text
+    /// (a chat template that takes a system message only at the beginning).
+    pub(crate) gathers_system: bool,
     /// Whether text parts that are white space only are left out, for a provider that
     /// rejects them.
     pub(crate) drops_blank_text: bool,
@@ -63,11 +67,17 @@ pub(crate) struct Rules {
     pub(crate) tool_keys: &'static [&'static str],
     /// The files the provider takes natively, and where.
     pub(crate) files: FileRules,
+    /// Top-level fields the provider refuses (or ignores where that loses what was asked),
+    /// which a caller's own fields must not name.
+    pub(crate) refused_fields: &'static [&'static str],
+    /// The field that caps the reply's tokens, named in the error for a refused one.
+    pub(crate) output_limit: Option<&'static str>,
 }
 
 /// What files a provider takes natively (a `file` block that is not an image), stated once in
 /// its module with its sources; a file it does not take becomes the marker, with a reason
 /// that names the provider.
+#[derive(Clone, Copy)]
 pub(crate) struct FileRules {
     /// The media types it takes, lowercase.
     pub(crate) media_types: &'static [&'static str],

@@ -304,9 +304,9 @@ fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_
     let cases: [(Provider, &str, &[Block], &[&str]); 7] = [
         (
             Provider::OpenAi,
-            "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"Hello.\",\n  \"audio\": {\"id\": \"audio_1\", \"data\": \"UklG\"}}}]}",
-            &[Block::text("Hello."), Block::text("[Not kept: OpenAI audio content]")],
-            &["audio"],
+            "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": [\n  {\"type\": \"text\", \"text\": \"Hello.\"}, {\"type\": \"video_url\", \"video_url\": {}}]}}]}",
+            &[Block::text("Hello."), Block::text("[Not kept: OpenAI video_url content]")],
+            &["video_url"],
         ),
         (
             Provider::OpenAi,

@@ -307,13 +307,15 @@ fn a_streamed_mcp_call_goes_back_in_the_round_with_every_field_it_came_with() {
 }
 
 #[test]
-fn openai_audio_is_the_same_marker_streamed_as_whole() {
+fn openai_audio_is_its_transcript_then_a_file_streamed_as_whole_and_goes_back_by_id() {
+    // A WAV header: "RIFF", a size, "WAVE".
     let whole = Provider::OpenAi
-        .read_reply(r#"{"choices": [{"message": {"role": "assistant", "content": null, "audio": {"id": "audio_1", "data": "UklG", "transcript": "Hi"}}, "finish_reason": "stop"}]}"#)
+        .read_reply(r#"{"choices": [{"message": {"role": "assistant", "content": null, "audio": {"id": "audio_1", "data": "UklGRiQAAABXQVZF", "expires_at": 1729018505, "transcript": "Hi"}}, "finish_reason": "stop"}]}"#)
         .unwrap();
     let events = [
-        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "audio": {"id": "audio_1", "transcript": "Hi"}}}]}),
-        json!({"choices": [{"index": 0, "delta": {"audio": {"data": "UklG"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "audio": {"id": "audio_1", "transcript": "H"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"audio": {"transcript": "i", "data": "UklGRiQA"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"audio": {"data": "AABXQVZF", "expires_at": 1729018505}}}]}),
         json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
     ];
     let mut bytes: String = events
@@ -323,9 +325,24 @@ fn openai_audio_is_the_same_marker_streamed_as_whole() {
     bytes.push_str("data: [DONE]\n\n");
     assert_eq!(
         whole.message.blocks,
-        [Block::text("[Not kept: OpenAI audio content]")]
+        [
+            Block::text("Hi"),
+            Block::file("audio/wav", "UklGRiQAAABXQVZF")
+        ]
     );
-    assert_eq!(streamed(Provider::OpenAi, bytes.as_bytes(), 13), whole);
+    assert!(whole.not_kept().is_empty());
+    let stream = streamed(Provider::OpenAi, bytes.as_bytes(), 13);
+    assert_eq!(stream.message, whole.message);
+    // The round sends the audio back by its id, the request's form of it.
+    let history = [StoredMessage::user("Say hi.")];
+    let round = r#"{"choices": [{"message": {"role": "assistant", "content": null, "audio": {"id": "audio_1", "data": "UklGRiQAAABXQVZF", "transcript": "Hi"}, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}"#;
+    let reply = Provider::OpenAi.read_reply(round).unwrap();
+    let outputs = [ToolOutput::ok("call_1", "")];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .round(&reply, &outputs);
+    let body = serde_json::to_value(Provider::OpenAi.body(&turn).unwrap()).unwrap();
+    assert_eq!(body["messages"][1]["audio"], json!({"id": "audio_1"}));
 }
 
 #[test]

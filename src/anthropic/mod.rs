@@ -164,6 +164,7 @@ pub(crate) static RULES: Rules = Rules {
         TurnRole::System | TurnRole::Assistant => false,
     },
     hoists_system: true,
+    gathers_system: false,
     drops_blank_text: true,
     // The server merges adjacent turns of one role itself (see the module docs).
     merges_same_role: false,
@@ -192,6 +193,8 @@ pub(crate) static RULES: Rules = Rules {
         text_types: &FILE_TYPES_AS_TEXT,
         labelled: false,
     },
+    refused_fields: &[],
+    output_limit: None,
 };
 
 /// The file media types Anthropic takes natively, as `document` blocks in user messages and

@@ -225,15 +225,15 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
         .as_bool()
         .unwrap_or(false);
     let item = |item: &Value| -> String {
+        let url = reply::field(item, &["url"]).as_str();
+        let title = reply::field(item, &["title"]).as_str();
         match (
-            reply::field(item, &["url"]).as_str(),
-            reply::field(item, &["title"]).as_str(),
+            reply::source_line(url, title),
             reply::field(item, &["text"]).as_str(),
         ) {
-            (Some(url), Some(title), _) => format!("{title} <{url}>"),
-            (Some(url), None, _) => format!("<{url}>"),
-            (None, _, Some(text)) => text.to_owned(),
-            (None, _, None) => item.to_string(),
+            (Some(line), _) => line,
+            (None, Some(text)) => text.to_owned(),
+            (None, None) => item.to_string(),
         }
     };
     let output = match content {
@@ -268,14 +268,11 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
                 reply::field(document, &["source", "data"]).as_str(),
             ) {
                 (Some("text"), Some(text)) => text.to_owned(),
-                _ => match (
+                _ => reply::source_line(
                     reply::field(content, &["url"]).as_str(),
                     reply::field(document, &["title"]).as_str(),
-                ) {
-                    (Some(url), Some(title)) => format!("{title} <{url}>"),
-                    (Some(url), None) => format!("<{url}>"),
-                    (None, _) => content.to_string(),
-                },
+                )
+                .unwrap_or_else(|| content.to_string()),
             }
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => content.to_string(),

@@ -425,7 +425,7 @@ impl Events for Stream {
                 }
             }
             "message_stop" => self.stopped = true,
-            "error" => return Err(Failure::Provider(error::read(None, data))),
+            "error" => return Err(Failure::provider(error::read(None, data))),
             // `ping`, and event types added later.
             _ => {}
         }

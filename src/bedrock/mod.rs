@@ -146,6 +146,7 @@ pub(crate) static RULES: Rules = Rules {
         TurnRole::System | TurnRole::Assistant => false,
     },
     hoists_system: true,
+    gathers_system: false,
     drops_blank_text: true,
     merges_same_role: true,
     takes_prefill: false,
@@ -178,6 +179,8 @@ pub(crate) static RULES: Rules = Rules {
         text_types: &[],
         labelled: true,
     },
+    refused_fields: &[],
+    output_limit: None,
 };
 
 /// The file media types Bedrock takes natively, in user messages and tool results, each with

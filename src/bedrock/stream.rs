@@ -275,10 +275,10 @@ impl Events for Stream {
         let (name, data) = match frame {
             Frame::Event { name, data } => (name, data),
             Frame::Exception { name, data } => {
-                return Err(Failure::Provider(read_exception(name, data)))
+                return Err(Failure::provider(read_exception(name, data)))
             }
             Frame::Error { code, message } => {
-                return Err(Failure::Provider(ProviderError::new(
+                return Err(Failure::provider(ProviderError::new(
                     Provider::Bedrock,
                     None,
                     ErrorKind::Other,

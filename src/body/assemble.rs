@@ -80,6 +80,20 @@ pub(crate) fn assemble<'a>(
             key: key.clone(),
         }));
     }
+    if let Some((key, _)) = turn
+        .fields
+        .iter()
+        .find(|(key, _)| rules.refused_fields.contains(&key.as_str()))
+    {
+        return Err(BodyError::new(Kind::RefusedField {
+            provider,
+            key: key.clone(),
+            output_limit: rules.output_limit.filter(|limit| {
+                let limits = ["max_tokens", "max_completion_tokens"];
+                limits.contains(&key.as_str()) && limits.contains(limit)
+            }),
+        }));
+    }
     if turn.prefill && !rules.takes_prefill {
         return Err(BodyError::new(Kind::PrefillNotTaken(provider)));
     }

@@ -147,6 +147,7 @@ pub(crate) static RULES: Rules = Rules {
         TurnRole::System => false,
     },
     hoists_system: true,
+    gathers_system: false,
     drops_blank_text: true,
     merges_same_role: true,
     takes_prefill: false,
@@ -179,6 +180,8 @@ pub(crate) static RULES: Rules = Rules {
         text_types: &[],
         labelled: false,
     },
+    refused_fields: &[],
+    output_limit: None,
 };
 
 /// The file media types Gemini takes natively as `inlineData` parts, in user and model

@@ -211,7 +211,7 @@ impl Stream {
         };
         if chunk.error.is_some() {
             if let Some(error) = error::read(None, data) {
-                return Err(Failure::Provider(error));
+                return Err(Failure::provider(error));
             }
         }
         // Paths for errors, made only when a part needs the reply's reader.
@@ -292,7 +292,7 @@ impl Events for Stream {
                 // An object or array can only be whole at its closing bracket.
                 let closes = matches!(line.trim_end().as_bytes().last(), Some(b'}' | b']'));
                 match closes.then(|| error::read(None, &self.loose)).flatten() {
-                    Some(error) => Err(Failure::Provider(error)),
+                    Some(error) => Err(Failure::provider(error)),
                     None => Ok(()),
                 }
             }

@@ -1,8 +1,6 @@
 //! Reading an OpenAI error response, or an error in a stream, into a [`ProviderError`]: Chat
 //! Completions and Responses share the shape.
 
-use serde::Deserialize;
-
 use crate::provider::Provider;
 use crate::provider_error::{ErrorKind, ProviderError};
 
@@ -54,29 +52,80 @@ pub fn read_error(status: u16, body: &str) -> ProviderError {
 
 /// An error of either OpenAI surface: a response body, or an error in a stream.
 pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> ProviderError {
-    #[derive(Deserialize)]
-    struct Body {
-        error: Object,
-    }
-    #[derive(Deserialize)]
-    struct Object {
-        #[serde(default)]
-        message: Option<String>,
-        #[serde(rename = "type", default)]
-        kind: Option<String>,
-        #[serde(default)]
-        code: Option<serde_json::Value>,
-    }
-    match serde_json::from_str::<Body>(body) {
-        Ok(Body { error }) => {
-            let code = error.code.as_ref().and_then(|code| match code {
-                serde_json::Value::String(code) => Some(code.clone()),
-                serde_json::Value::Number(code) => Some(code.to_string()),
-                _ => None,
-            });
-            from_parts(provider, status, code, error.kind, error.message)
+    use serde_json::Value;
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return ProviderError::of_status(provider, status, body);
+    };
+    let text = |value: &Value| value.as_str().map(str::to_owned);
+    let code = |object: &Value| match object.get("code") {
+        Some(Value::String(code)) => Some(code.clone()),
+        Some(Value::Number(code)) => Some(code.to_string()),
+        Some(_) | None => None,
+    };
+    let of_object = |object: &Value| {
+        from_parts(
+            provider,
+            status,
+            code(object),
+            object.get("type").and_then(text),
+            object.get("message").and_then(text),
+        )
+    };
+    match (
+        value.get("error"),
+        value.get("message"),
+        value.get("detail"),
+    ) {
+        // OpenAI's `{"error": {"message", "type", "code"}}`.
+        (Some(error @ Value::Object(_)), _, _) => of_object(error),
+        // Ollama's `{"error": "model \"x\" not found"}`.
+        (Some(Value::String(message)), _, _) => {
+            from_parts(provider, status, None, None, Some(message.clone()))
         }
-        Err(_) => ProviderError::of_status(provider, status, body),
+        // Mistral's and vLLM's `{"object": "error", "message", "type", "code"}`.
+        (_, Some(Value::String(_)), _) => of_object(&value),
+        // A validation error of FastAPI servers (Mistral's 422 `extra_forbidden`):
+        // `{"detail": [{"type", "loc", "msg"}]}`, or `{"detail": "..."}`.
+        (_, _, Some(detail)) => {
+            let (kind, message) = match detail {
+                Value::String(message) => (None, Some(message.clone())),
+                Value::Array(items) => (
+                    items
+                        .first()
+                        .and_then(|item| item.get("type"))
+                        .and_then(text),
+                    Some(
+                        items
+                            .iter()
+                            .map(|item| {
+                                let field = crate::reply::field;
+                                let place = field(item, &["loc"])
+                                    .as_array()
+                                    .map(|loc| {
+                                        loc.iter()
+                                            .map(|part| match part {
+                                                Value::String(part) => part.clone(),
+                                                other => other.to_string(),
+                                            })
+                                            .collect::<Vec<_>>()
+                                            .join(".")
+                                    })
+                                    .unwrap_or_default();
+                                let message = field(item, &["msg"]).as_str().unwrap_or_default();
+                                match place.is_empty() {
+                                    true => message.to_owned(),
+                                    false => format!("{place}: {message}"),
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    ),
+                ),
+                other => (None, Some(other.to_string())),
+            };
+            from_parts(provider, status, None, kind, message)
+        }
+        (_, _, None) => ProviderError::of_status(provider, status, body),
     }
 }
 

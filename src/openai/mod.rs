@@ -66,6 +66,8 @@
 //! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
 //! `conformance/tests/round_schemas.rs`.
 
+mod content;
+mod dialect;
 mod error;
 mod reply;
 mod request;
@@ -76,8 +78,11 @@ mod tools;
 pub use self::error::read_error;
 pub(crate) use self::error::{from_parts as error_from_parts, read as read_any_error};
 pub use self::reply::read_reply;
+pub(crate) use self::reply::read_reply_of;
 pub use self::request::{Body, Message, Request};
 pub use self::stream::stream;
+pub(crate) use self::stream::stream_of;
+pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 
 use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
@@ -131,6 +136,7 @@ pub(crate) static RULES: Rules = Rules {
         TurnRole::System | TurnRole::Assistant => false,
     },
     hoists_system: false,
+    gathers_system: false,
     drops_blank_text: false,
     // OpenAI takes adjacent messages of one role.
     merges_same_role: false,
@@ -166,6 +172,8 @@ pub(crate) static RULES: Rules = Rules {
         text_types: &[],
         labelled: false,
     },
+    refused_fields: &[],
+    output_limit: Some("max_completion_tokens"),
 };
 
 /// The file media types OpenAI Chat takes natively, in user messages only: PDF as a `file`
@@ -280,5 +288,41 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
 pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
-    crate::body::build(turn, &RULES, &LIMITS, Body::new)
+    body_of(turn, Provider::OpenAi)
+}
+
+/// The whole body of a Chat Completions request to a provider of the OpenAI Chat surface
+/// (OpenAI, or a compatible server), under its dialect's rules.
+pub(crate) fn body_of<'a>(turn: &Turn<'a>, provider: Provider) -> Result<Body<'a>, BodyError> {
+    let dialect = provider.dialect().unwrap_or(&Dialect::OPENAI);
+    let rules = rules_of(provider, dialect);
+    crate::body::build(turn, &rules, &LIMITS, |assembled| {
+        Body::new(assembled, provider, dialect)
+    })
+}
+
+/// The rules of a provider of the OpenAI Chat surface: OpenAI's, with the dialect's.
+pub(crate) fn rules_of(provider: Provider, dialect: &'static Dialect) -> Rules {
+    if provider == Provider::OpenAi {
+        return RULES;
+    }
+    Rules {
+        provider,
+        media_types: dialect.image_types,
+        gathers_system: match dialect.system {
+            SystemText::InPlace => false,
+            SystemText::First => true,
+        },
+        merges_same_role: match dialect.roles {
+            Roles::Kept => false,
+            Roles::Alternate => true,
+        },
+        files: FileRules {
+            media_types: dialect.file_types,
+            ..RULES.files
+        },
+        refused_fields: dialect.refused_fields,
+        output_limit: Some(dialect.output_limit),
+        ..RULES
+    }
 }

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::content::{self, Split, ThinkSplit};
 use crate::marker;
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
@@ -37,12 +38,23 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// `tool_use`, `content_filter` → `content_filter`, any other word kept; a message with a
 /// `refusal` stops for `refusal`.
 ///
-/// What does not cross: other choices (`n` > 1), `logprobs`, and `annotations` (citations'
-/// metadata) are not content and are left out. Audio output, the deprecated `function_call`,
-/// a content part or a tool call of a kind the crate does not read are not refused: each
-/// becomes the text `[Not kept: OpenAI {type} content]` (audio and `function_call` after the
-/// content), is listed by [`Reply::not_kept`], and goes back natively in the round in flight
-/// with the rest of the message.
+/// DESIGN §15's content: `annotations` (`url_citation`) become one `source` block per
+/// distinct source right after the content; generated `audio` its `transcript` as text, then
+/// the audio as a `file` block (its media type read from its header: WAV, MP3, FLAC, Ogg, or
+/// `audio/pcm` for `pcm16`), after the content; a compatible server's top-level `citations`
+/// and `search_results` (Perplexity) sources at the end of the message; Groq's
+/// `executed_tools` provider-executed calls and their results, after the reasoning. What
+/// compatible servers send otherwise is read too: a tool call without `type` (Mistral) is a
+/// function call, a content part of `type: "thinking"` (Magistral, `{"thinking": [{"type":
+/// "text", "text"}]}`) is reasoning, DeepSeek's `prompt_cache_hit_tokens` are cache reads.
+/// [`Provider::read_reply`](crate::Provider::read_reply) of a [`Dialect`](crate::Dialect)
+/// with `think_tags` reads `<think>…</think>` at the start of `content` as reasoning.
+///
+/// What does not cross: other choices (`n` > 1) and `logprobs` are not content and are left
+/// out. The deprecated `function_call`, a content part or a tool call of a kind the crate
+/// does not read are not refused: each becomes the text `[Not kept: OpenAI {type} content]`
+/// (`function_call` after the content), is listed by [`Reply::not_kept`], and goes back
+/// natively in the round in flight with the rest of the message.
 ///
 /// # Errors
 ///
@@ -66,12 +78,21 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
 pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
+    read_reply_of(body, Provider::OpenAi)
+}
+
+/// Reads a reply of a provider of the OpenAI Chat surface, under its dialect.
+pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
     struct Response<'a> {
         #[serde(borrow)]
         choices: &'a RawValue,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
+        #[serde(default)]
+        citations: serde_json::Value,
+        #[serde(default)]
+        search_results: serde_json::Value,
     }
     #[derive(Deserialize)]
     struct Choice<'a> {
@@ -96,9 +117,21 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         audio: Option<&'a RawValue>,
         #[serde(borrow, default)]
         function_call: Option<&'a RawValue>,
+        #[serde(default)]
+        annotations: Option<Vec<serde_json::Value>>,
+        #[serde(default)]
+        executed_tools: Option<Vec<serde_json::Value>>,
+    }
+    #[derive(Deserialize)]
+    struct Audio {
+        #[serde(default)]
+        transcript: Option<String>,
+        #[serde(default)]
+        data: Option<String>,
     }
 
-    let at = At::body(Provider::OpenAi, body)?;
+    let think_tags = provider.dialect().is_some_and(|dialect| dialect.think_tags);
+    let at = At::body(provider, body)?;
     let response: Response<'_> = at.read()?;
     let choices_at = at.child(response.choices, "choices");
     let choices: Vec<&RawValue> = choices_at.read()?;
@@ -114,23 +147,35 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
         blocks.push(Block::reasoning(reasoning));
     }
+    blocks.extend(content::executed_tool_blocks(
+        message.executed_tools.as_deref().unwrap_or_default(),
+    ));
     let mut refused = false;
     if let Some(content) = message.content {
         refused |= read_content(
             &message_at.child(content, "content"),
+            think_tags,
             &mut blocks,
             &mut not_kept,
         )?;
     }
-    // What the record has no block for yet: the marker, where the message has it.
-    for (field, value) in [
-        ("audio", message.audio),
-        ("function_call", message.function_call),
-    ] {
-        if value.is_some_and(|value| value.get() != "null") {
-            not_kept.push(field.to_owned());
-            blocks.push(Block::text(marker::not_kept(Provider::OpenAi, field)));
-        }
+    blocks.extend(content::annotation_sources(
+        message.annotations.as_deref().unwrap_or_default(),
+    ));
+    if let Some(audio_at) = message_at.present(message.audio, "audio") {
+        let audio: Audio = audio_at.read()?;
+        blocks.extend(content::audio_blocks(
+            audio.transcript.as_deref().unwrap_or_default(),
+            audio.data.as_deref().unwrap_or_default(),
+        ));
+    }
+    // What the record has no block for: the marker, where the message has it.
+    if message
+        .function_call
+        .is_some_and(|value| value.get() != "null")
+    {
+        not_kept.push("function_call".to_owned());
+        blocks.push(Block::text(marker::not_kept(provider, "function_call")));
     }
     if let Some(refusal) = message.refusal {
         refused = true;
@@ -143,6 +188,7 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         for (index, &call) in calls.iter().flatten().enumerate() {
             let (block, free) = read_tool_call(
                 &calls_at.child(call, format_args!("[{index}]")),
+                provider,
                 &mut not_kept,
             )?;
             if let (true, Block::ToolUse { id, .. }) = (free, &block) {
@@ -160,26 +206,25 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     } else {
         StopReason::from_word(choice.finish_reason.as_deref(), &FINISH_REASONS)
     };
+    blocks.extend(content::top_level_sources(
+        &response.citations,
+        &response.search_results,
+    ));
     let native = vec![choice.message.to_owned()];
-    Ok(Reply::new(Provider::OpenAi, blocks, usage, stop, native)
+    Ok(Reply::new(provider, blocks, usage, stop, native)
         .free_form(&free_form)
         .not_keeping(not_kept))
 }
 
-/// `content`: a string, null, or (from some compatible servers) an array of text parts;
-/// whether any of them is a refusal.
+/// `content`: a string (split at `<think>` tags for a dialect that has them), null, or (from
+/// some compatible servers) an array of text and thinking parts; whether any of them is a
+/// refusal.
 fn read_content(
     at: &At<'_>,
+    think_tags: bool,
     blocks: &mut Vec<Block>,
     not_kept: &mut Vec<String>,
 ) -> Result<bool, ReplyError> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Content<'a> {
-        Text(String),
-        Parts(#[serde(borrow)] Vec<&'a RawValue>),
-        Null(()),
-    }
     #[derive(Deserialize)]
     struct ContentPart {
         #[serde(rename = "type")]
@@ -188,9 +233,31 @@ fn read_content(
         text: Option<String>,
         #[serde(default)]
         refusal: Option<String>,
+        #[serde(default)]
+        thinking: serde_json::Value,
     }
+    // A string, an array or null, by its first character (an untagged enum cannot borrow
+    // the parts in place, which their errors' places need).
+    enum Content<'a> {
+        Text(String),
+        Parts(Vec<&'a RawValue>),
+        Null(()),
+    }
+    let content = match at.raw().get().trim_start().as_bytes().first() {
+        Some(b'[') => Content::Parts(at.read()?),
+        Some(b'n') => Content::Null(at.read()?),
+        Some(_) | None => Content::Text(at.read()?),
+    };
     let mut refused = false;
-    match at.read::<Content<'_>>()? {
+    match content {
+        Content::Text(text) if think_tags => {
+            for split in ThinkSplit::whole(&text) {
+                blocks.push(match split {
+                    Split::Reasoning(reasoning) => Block::reasoning(reasoning),
+                    Split::Text(text) => Block::text(text),
+                });
+            }
+        }
         Content::Text(text) => blocks.push(Block::text(text)),
         Content::Parts(parts) => {
             for (index, &raw) in parts.iter().enumerate() {
@@ -202,9 +269,12 @@ fn read_content(
                         refused = true;
                         blocks.push(Block::text(refusal));
                     }
+                    ("thinking", _, _) => {
+                        blocks.push(Block::reasoning(thinking_text(&part.thinking)));
+                    }
                     (kind, _, _) => {
                         not_kept.push(kind.to_owned());
-                        blocks.push(Block::text(marker::not_kept(Provider::OpenAi, kind)));
+                        blocks.push(Block::text(marker::not_kept(at.provider(), kind)));
                     }
                 }
             }
@@ -214,14 +284,35 @@ fn read_content(
     Ok(refused)
 }
 
+/// The words of a Magistral `thinking` chunk: its `thinking` is a string, or an array of
+/// `{"type": "text", "text"}` chunks, joined as they are.
+pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
+    match thinking {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(chunks) => chunks
+            .iter()
+            .filter_map(|chunk| crate::reply::field(chunk, &["text"]).as_str())
+            .collect(),
+        serde_json::Value::Null
+        | serde_json::Value::Bool(_)
+        | serde_json::Value::Number(_)
+        | serde_json::Value::Object(_) => String::new(),
+    }
+}
+
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
-/// than JSON.
-fn read_tool_call(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<(Block, bool), ReplyError> {
+/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>)
+/// is a function call.
+fn read_tool_call(
+    at: &At<'_>,
+    provider: Provider,
+    not_kept: &mut Vec<String>,
+) -> Result<(Block, bool), ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         id: String,
-        #[serde(rename = "type")]
+        #[serde(rename = "type", default = "function")]
         kind: String,
         #[serde(default)]
         function: Option<Function>,
@@ -249,9 +340,14 @@ fn read_tool_call(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<(Block, boo
         }
         (kind, _, _) => {
             not_kept.push(kind.to_owned());
-            Ok((Block::text(marker::not_kept(Provider::OpenAi, kind)), false))
+            Ok((Block::text(marker::not_kept(provider, kind)), false))
         }
     }
+}
+
+/// A call's `type` when the reply gives none.
+fn function() -> String {
+    "function".to_owned()
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.
@@ -264,6 +360,10 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
         completion_tokens: Option<u64>,
         #[serde(default)]
         prompt_tokens_details: Option<Details>,
+        /// DeepSeek's cache reads (<https://api-docs.deepseek.com/api/create-chat-completion>,
+        /// <https://github.com/prism-php/prism/issues/1021>).
+        #[serde(default)]
+        prompt_cache_hit_tokens: Option<u64>,
     }
     #[derive(Deserialize)]
     struct Details {
@@ -277,6 +377,7 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
         cache_creation: None,
         cache_read: usage
             .prompt_tokens_details
-            .and_then(|details| details.cached_tokens),
+            .and_then(|details| details.cached_tokens)
+            .or(usage.prompt_cache_hit_tokens),
     })
 }

@@ -46,6 +46,8 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    /// The provider whose body this is: OpenAI, or a compatible server.
+    provider: crate::Provider,
     /// What a budget withheld, when the turn had one.
     withheld: Option<Withheld>,
     fields: Arc<body::Fields>,
@@ -62,22 +64,41 @@ pub struct Body<'a> {
 
 impl<'a> Body<'a> {
     /// The body of an assembled turn.
-    pub(super) fn new(assembled: Assembled<'a>) -> Self {
+    pub(super) fn new(
+        mut assembled: Assembled<'a>,
+        provider: crate::Provider,
+        dialect: &'static super::Dialect,
+    ) -> Self {
+        // A dialect that gathers system text: the caller's first, then the history's, as
+        // one text by the join rule.
+        let system = match (assembled.instructions, assembled.rendered.system.take()) {
+            (Some(mut instructions), Some(gathered)) => {
+                instructions.join(gathered);
+                Some(instructions)
+            }
+            (instructions, gathered) => instructions.or(gathered),
+        };
         Body {
+            provider,
             withheld: None,
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
-            system: assembled.instructions.map(|text| Message {
+            system: system.map(|text| Message {
                 role: WireRole::System,
                 content: vec![Part::Text(text)],
             }),
             starts: assembled.rendered.starts.clone(),
             history_len: assembled.history_len,
             messages: messages_of(assembled.rendered),
-            rounds: round::elements(assembled.rounds),
+            rounds: round::elements(assembled.rounds, provider, dialect),
             appended: assembled.appended,
         }
+    }
+
+    /// The provider whose body this is: OpenAI, or a compatible server.
+    pub(crate) fn provider(&self) -> crate::Provider {
+        self.provider
     }
 
     /// The tool declarations and choice, as their key and value.

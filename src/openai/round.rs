@@ -1,12 +1,17 @@
 //! The rounds of a Chat Completions turn in flight: the assistant message as it came, one
 //! `tool` message per call, and the calls' images in a user message after them.
 
+use std::borrow::Cow;
+
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
 
 use super::request::Message;
 use crate::body::{AssembledRound, Entries};
 use crate::cost::{Of, Units};
+use crate::dialect::{Dialect, RoundReasoning, ToolImages};
+use crate::marker::Reason;
+use crate::provider::Provider;
 use crate::wire::{Part, Piece, Text, WireRole};
 
 /// One message of a round.
@@ -14,7 +19,11 @@ use crate::wire::{Part, Piece, Text, WireRole};
 pub(super) enum Element<'a> {
     /// The reply's own message, its fields as they came, as a request takes them
     /// ([`AssistantMessage`]).
-    Assistant { round: usize, message: &'a RawValue },
+    Assistant {
+        round: usize,
+        /// The message as the request takes it back ([`AssistantMessage`]).
+        message: Cow<'a, RawValue>,
+    },
     /// A call's result: `{"role": "tool", "tool_call_id", "content"}`. Chat Completions has no
     /// error flag: an error's output is the content too.
     Tool {
@@ -27,19 +36,63 @@ pub(super) enum Element<'a> {
     Images { round: usize, message: Message<'a> },
 }
 
-/// The messages of the rounds, in order.
-pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
+/// The messages of the rounds, in order, under the dialect's rules.
+pub(super) fn elements<'a>(
+    rounds: Vec<AssembledRound<'a>>,
+    provider: Provider,
+    dialect: &Dialect,
+) -> Vec<Element<'a>> {
     let mut elements = Vec::new();
+    let without_reasoning = match dialect.round_reasoning {
+        RoundReasoning::Echoed => false,
+        RoundReasoning::LeftOut => true,
+    };
     for (round, assembled) in rounds.into_iter().enumerate() {
         if let Some(message) = assembled.reply.native_items().first() {
-            elements.push(Element::Assistant { round, message });
+            let request_form = AssistantMessage {
+                message,
+                without_reasoning,
+            };
+            elements.push(Element::Assistant {
+                round,
+                message: serde_json::value::to_raw_value(&request_form)
+                    .map_or(Cow::Borrowed(&**message), Cow::Owned),
+            });
         }
         let mut images = Vec::new();
         for answer in assembled.answers {
+            let mut text = answer.text;
+            if let ToolImages::Marker = dialect.tool_images {
+                // Nothing may follow the results: what a `tool` message cannot carry is the
+                // marker inside it.
+                let reason = Reason::AfterToolResults(provider);
+                let mut markers: Vec<Piece<'_>> = answer
+                    .images
+                    .iter()
+                    .map(|image| Piece::ImageNotShown {
+                        media_type: image.media_type(),
+                        reason,
+                    })
+                    .collect();
+                markers.extend(answer.files.iter().map(|file| Piece::FileNotShown {
+                    media_type: file.media_type(),
+                    name: file.name(),
+                    reason,
+                }));
+                if !markers.is_empty() {
+                    text.join(Text::from_pieces(markers));
+                }
+                elements.push(Element::Tool {
+                    round,
+                    id: answer.id,
+                    content: [text],
+                });
+                continue;
+            }
             elements.push(Element::Tool {
                 round,
                 id: answer.id,
-                content: [answer.text],
+                content: [text],
             });
             for image in &answer.images {
                 images.push(Part::Text(Text::from_pieces(vec![Piece::ToolImage {
@@ -72,7 +125,7 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
 impl Serialize for Element<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Element::Assistant { message, .. } => AssistantMessage(message).serialize(serializer),
+            Element::Assistant { message, .. } => message.serialize(serializer),
             Element::Tool { id, content, .. } => {
                 let mut tool = serializer.serialize_struct("ToolMessage", 3)?;
                 tool.serialize_field("role", "tool")?;
@@ -95,21 +148,45 @@ impl Serialize for Element<'_> {
 ///
 /// - a field whose value is `null` is left out (the crate writes no `null`);
 /// - `annotations` is left out: only the response message has it
-///   (<https://platform.openai.com/docs/api-reference/chat/create>).
-///
-/// (`audio`, whose request form differs, never gets here: `read_reply` refuses it, since it
-/// has no block in the record.)
-struct AssistantMessage<'a>(&'a RawValue);
+///   (<https://platform.openai.com/docs/api-reference/chat/create>);
+/// - `audio` goes back as its request form, `{"id"}`: "Data about a previous audio response
+///   from the model" (the pinned spec's `ChatCompletionRequestAssistantMessage.audio`),
+///   or not at all without an id;
+/// - `reasoning` and `reasoning_content` are left out for a server that refuses them
+///   ([`RoundReasoning::LeftOut`]).
+struct AssistantMessage<'a> {
+    message: &'a RawValue,
+    without_reasoning: bool,
+}
 
 impl Serialize for AssistantMessage<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
+        #[derive(serde::Deserialize)]
+        struct Audio<'a> {
+            #[serde(borrow, default)]
+            id: Option<&'a RawValue>,
+        }
         let entries: Entries<std::borrow::Cow<'_, str>, &RawValue> =
-            serde_json::from_str(self.0.get()).map_err(serde::ser::Error::custom)?;
+            serde_json::from_str(self.message.get()).map_err(serde::ser::Error::custom)?;
         let mut map = serializer.serialize_map(None)?;
         for (key, value) in &entries.0 {
             match (key.as_ref(), value.get()) {
                 (_, "null") | ("annotations", _) => {}
+                ("reasoning" | "reasoning_content", _) if self.without_reasoning => {}
+                ("audio", audio) => {
+                    let id = serde_json::from_str::<Audio<'_>>(audio)
+                        .ok()
+                        .and_then(|audio| audio.id);
+                    if let Some(id) = id {
+                        let mut entry = serde_json::Map::new();
+                        entry.insert(
+                            "id".to_owned(),
+                            serde_json::from_str(id.get()).map_err(serde::ser::Error::custom)?,
+                        );
+                        map.serialize_entry(key, &entry)?;
+                    }
+                }
                 (_, _) => map.serialize_entry(key, value)?,
             }
         }

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::content::{Split, ThinkSplit};
 use super::error;
 use super::reply::{read_usage, FINISH_REASONS};
 use crate::provider::Provider;
@@ -53,7 +54,20 @@ use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
 /// # Ok::<(), transcript_replay::StreamError>(())
 /// ```
 pub fn stream() -> StreamReader {
-    StreamReader::sse(Provider::OpenAi, Box::<Stream>::default())
+    stream_of(Provider::OpenAi)
+}
+
+/// A reader of a streamed reply of a provider of the OpenAI Chat surface, under its dialect.
+pub(crate) fn stream_of(provider: Provider) -> StreamReader {
+    let think_tags = provider.dialect().is_some_and(|dialect| dialect.think_tags);
+    StreamReader::sse(
+        provider,
+        Box::new(Stream {
+            provider: Of(provider),
+            think: think_tags.then(ThinkSplit::default),
+            ..Stream::default()
+        }),
+    )
 }
 
 /// The keys of the message's text blocks, apart from its tool calls (keyed from 0 by their
@@ -61,10 +75,20 @@ pub fn stream() -> StreamReader {
 const REASONING: usize = usize::MAX;
 const CONTENT: usize = usize::MAX - 1;
 const REFUSAL: usize = usize::MAX - 2;
-/// The keys of the markers of what the record has no block for yet, as `read_reply` writes
-/// them: audio, and the deprecated `function_call`.
+/// The key of the transcript of generated audio.
 const AUDIO: usize = usize::MAX - 3;
+/// The key of the marker of the deprecated `function_call`, as `read_reply` writes it.
 const FUNCTION_CALL: usize = usize::MAX - 4;
+/// The key of reasoning in the content: `<think>` tags, or Magistral's `thinking` chunks.
+const THINK: usize = usize::MAX - 5;
+/// The key of generated audio's file.
+const AUDIO_FILE: usize = usize::MAX - 6;
+/// The keys of the sources of annotations, counted down from here.
+const ANNOTATIONS: usize = usize::MAX - 1_000;
+/// The keys of the executed tools' calls and results, two each, counted down from here.
+const EXECUTED: usize = usize::MAX - 2_000;
+/// The keys of a compatible server's top-level sources, counted down from here.
+const TOP_SOURCES: usize = usize::MAX - 3_000;
 
 /// A tool call, as the deltas have matched it so far.
 #[derive(Debug)]
@@ -75,10 +99,32 @@ struct Call {
     real_id: bool,
     named: bool,
     kind: String,
+    /// The call's `extra_content` (Gemini's OpenAI endpoint: `google.thought_signature`),
+    /// which the round sends back.
+    extra: Option<Value>,
+}
+
+/// Generated audio, as its deltas come.
+#[derive(Debug, Default)]
+struct Audio {
+    id: Option<Value>,
+    transcript: String,
+    data: String,
+}
+
+/// The provider a stream is of: OpenAI unless a dialect's reader says otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Of(Provider);
+
+impl Default for Of {
+    fn default() -> Self {
+        Of(Provider::OpenAi)
+    }
 }
 
 #[derive(Debug, Default)]
 struct Stream {
+    provider: Of,
     blocks: Blocks,
     calls: Vec<Call>,
     /// The call the last delta went to.
@@ -89,6 +135,22 @@ struct Stream {
     counts: Counts,
     done: bool,
     not_kept: Vec<String>,
+    /// The `<think>` splitter, for a dialect whose models write the tags.
+    think: Option<ThinkSplit>,
+    /// The content as it came, tags and all, for the round.
+    raw_content: String,
+    /// Whether the content came as an array of chunks (Magistral), as the round sends it back.
+    content_array: bool,
+    audio: Option<Audio>,
+    /// The annotations so far: one source block each, once.
+    sources: usize,
+    /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
+    reasoning_details: Vec<Map<String, Value>>,
+    /// Groq's `executed_tools`, merged by their `index`.
+    executed: Vec<Value>,
+    /// A compatible server's top-level `citations` and `search_results`, the last sent.
+    citations: Value,
+    search_results: Value,
 }
 
 #[derive(Deserialize)]
@@ -101,6 +163,8 @@ struct CallDelta {
     kind: Option<String>,
     #[serde(default)]
     function: Option<FunctionDelta>,
+    #[serde(default)]
+    extra_content: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +237,7 @@ impl Stream {
                     real_id: id.is_some(),
                     named: name.is_some(),
                     kind: delta.kind.clone().unwrap_or_else(|| "function".to_owned()),
+                    extra: None,
                 });
                 key
             }
@@ -198,6 +263,35 @@ impl Stream {
             };
             message.insert(field.to_owned(), Value::from(text));
         }
+        // Content that is not the text block as it is: tags and all, or chunks.
+        if self.content_array {
+            let mut chunks = Vec::new();
+            if let Some(Block::Reasoning { reasoning }) = self.blocks.block_of(THINK) {
+                chunks.push(serde_json::json!({"type": "thinking",
+                    "thinking": [{"type": "text", "text": reasoning}]}));
+            }
+            if let Some(Block::Text { text }) = self.blocks.block_of(CONTENT) {
+                chunks.push(serde_json::json!({"type": "text", "text": text}));
+            }
+            message.insert("content".to_owned(), Value::Array(chunks));
+        } else if self.think.is_some() && !self.raw_content.is_empty() {
+            message.insert("content".to_owned(), Value::from(self.raw_content.as_str()));
+        }
+        if let Some(id) = self.audio.as_ref().and_then(|audio| audio.id.clone()) {
+            message.insert("audio".to_owned(), serde_json::json!({ "id": id }));
+        }
+        if !self.reasoning_details.is_empty() {
+            message.insert(
+                "reasoning_details".to_owned(),
+                Value::Array(
+                    self.reasoning_details
+                        .iter()
+                        .cloned()
+                        .map(Value::Object)
+                        .collect(),
+                ),
+            );
+        }
         for (key, call) in self.calls.iter().enumerate() {
             if let Some(Block::ToolUse {
                 id, name, input, ..
@@ -210,6 +304,9 @@ impl Stream {
                 entry.insert("id".to_owned(), Value::from(id));
                 entry.insert("type".to_owned(), Value::from(call.kind.as_str()));
                 entry.insert("function".to_owned(), Value::Object(function));
+                if let Some(extra) = &call.extra {
+                    entry.insert("extra_content".to_owned(), extra.clone());
+                }
                 calls.push(Value::Object(entry));
             }
         }
@@ -219,6 +316,99 @@ impl Stream {
         serde_json::value::to_raw_value(&message)
             .map(|raw| vec![raw])
             .unwrap_or_default()
+    }
+}
+
+impl Stream {
+    /// A piece of `content`: the text, or, for a dialect whose models write `<think>` tags,
+    /// what the splitter has decided.
+    fn content(&mut self, text: &str, deltas: &mut Vec<Delta>) {
+        self.raw_content.push_str(text);
+        match self.think.as_mut().map(|think| think.push(text)) {
+            Some(splits) => self.splits(splits, deltas),
+            None => self.blocks.text(CONTENT, text, deltas),
+        }
+    }
+
+    /// The content has ended: what the splitter held back.
+    fn end_content(&mut self, deltas: &mut Vec<Delta>) {
+        if let Some(splits) = self.think.as_mut().map(ThinkSplit::finish) {
+            self.splits(splits, deltas);
+        }
+    }
+
+    fn splits(&mut self, splits: Vec<Split>, deltas: &mut Vec<Delta>) {
+        for split in splits {
+            match split {
+                Split::Reasoning(text) => self.blocks.reasoning(THINK, &text, deltas),
+                Split::Text(text) => self.blocks.text(CONTENT, &text, deltas),
+            }
+        }
+    }
+
+    /// One of OpenRouter's `reasoning_details` pieces, merged into the one of its `index`:
+    /// its text, summary and data add up, its other fields are the last sent.
+    fn reasoning_detail(&mut self, detail: Value) {
+        let Value::Object(detail) = detail else {
+            return;
+        };
+        let index = detail.get("index").cloned();
+        let known = index.as_ref().and_then(|index| {
+            self.reasoning_details
+                .iter_mut()
+                .find(|known| known.get("index") == Some(index))
+        });
+        let Some(known) = known else {
+            self.reasoning_details.push(detail);
+            return;
+        };
+        for (key, value) in detail {
+            match (key.as_str(), known.get_mut(&key), value) {
+                ("text" | "summary" | "data", Some(Value::String(before)), Value::String(more)) => {
+                    before.push_str(&more);
+                }
+                (_, _, Value::Null) => {}
+                (_, _, value) => {
+                    known.insert(key, value);
+                }
+            }
+        }
+    }
+
+    /// One of Groq's `executed_tools`, merged into the one of its `index`: its call and result
+    /// blocks, as they stand.
+    fn executed_tool(&mut self, tool: Value) {
+        let Value::Object(tool) = tool else {
+            return;
+        };
+        let index = tool.get("index").cloned();
+        let position = index.as_ref().and_then(|index| {
+            self.executed
+                .iter()
+                .position(|known| known.get("index") == Some(index))
+        });
+        let position = match position {
+            Some(position) => {
+                if let Some(Value::Object(known)) = self.executed.get_mut(position) {
+                    for (key, value) in tool {
+                        if !value.is_null() {
+                            known.insert(key, value);
+                        }
+                    }
+                }
+                position
+            }
+            None => {
+                self.executed.push(Value::Object(tool));
+                self.executed.len() - 1
+            }
+        };
+        let blocks = super::content::executed_tool_blocks(&self.executed);
+        let pair = blocks.into_iter().skip(2 * position).take(2);
+        for (offset, block) in pair.enumerate() {
+            self.blocks
+                .set_whole(EXECUTED - 2 * position - offset, block);
+        }
     }
 }
 
@@ -232,6 +422,33 @@ impl Events for Stream {
             usage: Option<&'a RawValue>,
             #[serde(borrow, default)]
             error: Option<&'a RawValue>,
+            /// Groq's streamed usage (<https://github.com/Portkey-AI/gateway/issues/1072>).
+            #[serde(borrow, default)]
+            x_groq: Option<XGroq<'a>>,
+            #[serde(default)]
+            citations: Option<Value>,
+            #[serde(default)]
+            search_results: Option<Value>,
+        }
+        #[derive(Deserialize)]
+        struct XGroq<'a> {
+            #[serde(borrow, default)]
+            usage: Option<&'a RawValue>,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Content {
+            Text(String),
+            Chunks(Vec<Value>),
+        }
+        #[derive(Deserialize)]
+        struct AudioDelta {
+            #[serde(default)]
+            id: Option<Value>,
+            #[serde(default)]
+            transcript: Option<String>,
+            #[serde(default)]
+            data: Option<String>,
         }
         #[derive(Deserialize)]
         struct Choice {
@@ -245,7 +462,7 @@ impl Events for Stream {
         #[derive(Deserialize)]
         struct ChoiceDelta {
             #[serde(default)]
-            content: Option<String>,
+            content: Option<Content>,
             #[serde(default)]
             refusal: Option<String>,
             #[serde(default)]
@@ -255,20 +472,33 @@ impl Events for Stream {
             #[serde(default)]
             tool_calls: Option<Vec<CallDelta>>,
             #[serde(default)]
-            audio: Option<serde::de::IgnoredAny>,
+            audio: Option<AudioDelta>,
             #[serde(default)]
             function_call: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            annotations: Option<Vec<Value>>,
+            #[serde(default)]
+            reasoning_details: Option<Vec<Value>>,
+            #[serde(default)]
+            executed_tools: Option<Vec<Value>>,
         }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
         if data.trim() == "[DONE]" {
             self.done = true;
+            self.end_content(deltas);
             return Ok(());
         }
         let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
         if chunk.error.is_some_and(|error| error.get() != "null") {
-            return Err(Failure::Provider(error::read(Provider::OpenAi, None, data)));
+            return Err(Failure::provider(error::read(self.provider.0, None, data)));
+        }
+        if let Some(citations) = chunk.citations {
+            self.citations = citations;
+        }
+        if let Some(search_results) = chunk.search_results {
+            self.search_results = search_results;
         }
         for choice in chunk.choices.into_iter().flatten() {
             // Other choices (`n` > 1) are no part of the reply, as in `read_reply`.
@@ -283,20 +513,70 @@ impl Events for Stream {
                     self.reasoning_field.get_or_insert("reasoning");
                     self.blocks.reasoning(REASONING, text, deltas);
                 }
-                if let Some(text) = delta.content.as_deref() {
-                    self.blocks.text(CONTENT, text, deltas);
+                for tool in delta.executed_tools.into_iter().flatten() {
+                    self.executed_tool(tool);
                 }
-                // What the record has no block for yet: the marker `read_reply` writes, once.
-                for (key, field, value) in [
-                    (AUDIO, "audio", delta.audio),
-                    (FUNCTION_CALL, "function_call", delta.function_call),
-                ] {
-                    // `null` is `None`: no value.
-                    if value.is_some() && self.blocks.block_of(key).is_none() {
-                        let marker = crate::marker::not_kept(Provider::OpenAi, field);
-                        self.blocks.text(key, &marker, deltas);
-                        self.not_kept.push(field.to_owned());
+                match delta.content {
+                    Some(Content::Text(text)) => self.content(&text, deltas),
+                    Some(Content::Chunks(chunks)) => {
+                        self.content_array = true;
+                        for chunk in chunks {
+                            match reply::field(&chunk, &["type"]).as_str() {
+                                Some("thinking") => {
+                                    let thinking = reply::field(&chunk, &["thinking"]);
+                                    let text = super::reply::thinking_text(thinking);
+                                    self.blocks.reasoning(THINK, &text, deltas);
+                                }
+                                Some("text") => {
+                                    let text = reply::field(&chunk, &["text"]);
+                                    self.content(text.as_str().unwrap_or_default(), deltas);
+                                }
+                                kind => {
+                                    // As `read_reply` marks an unknown part.
+                                    let kind = kind.unwrap_or_default().to_owned();
+                                    let marker = crate::marker::not_kept(self.provider.0, &kind);
+                                    let key = ANNOTATIONS - 500 - self.not_kept.len();
+                                    self.blocks.text(key, &marker, deltas);
+                                    self.not_kept.push(kind);
+                                }
+                            }
+                        }
                     }
+                    None => {}
+                }
+                for annotation in delta.annotations.iter().flatten() {
+                    let found =
+                        super::content::annotation_sources(std::slice::from_ref(annotation));
+                    for source in found {
+                        let known = self.blocks.blocks().contains(&source);
+                        if !known {
+                            self.blocks.whole(ANNOTATIONS - self.sources, source);
+                            self.sources += 1;
+                        }
+                    }
+                }
+                if let Some(audio) = delta.audio {
+                    let acc = self.audio.get_or_insert_with(Audio::default);
+                    if audio.id.is_some() {
+                        acc.id = audio.id;
+                    }
+                    if let Some(transcript) = audio.transcript.as_deref() {
+                        acc.transcript.push_str(transcript);
+                        self.blocks.text(AUDIO, transcript, deltas);
+                    }
+                    if let Some(data) = audio.data.as_deref() {
+                        acc.data.push_str(data);
+                    }
+                }
+                for detail in delta.reasoning_details.into_iter().flatten() {
+                    self.reasoning_detail(detail);
+                }
+                // What the record has no block for: the marker `read_reply` writes, once.
+                // `null` is `None`: no value.
+                if delta.function_call.is_some() && self.blocks.block_of(FUNCTION_CALL).is_none() {
+                    let marker = crate::marker::not_kept(self.provider.0, "function_call");
+                    self.blocks.text(FUNCTION_CALL, &marker, deltas);
+                    self.not_kept.push("function_call".to_owned());
                 }
                 if let Some(text) = delta.refusal.as_deref() {
                     self.refused = true;
@@ -305,6 +585,13 @@ impl Events for Stream {
                 for call in delta.tool_calls.iter().flatten() {
                     let key = self.call_of(call, deltas);
                     self.current = Some(key);
+                    if let (Some(extra), Some(known)) =
+                        (call.extra_content.as_ref(), self.calls.get_mut(key))
+                    {
+                        if !extra.is_null() {
+                            known.extra = Some(extra.clone());
+                        }
+                    }
                     let piece = call
                         .function
                         .as_ref()
@@ -315,10 +602,15 @@ impl Events for Stream {
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;
+                self.end_content(deltas);
             }
         }
-        if let Some(usage) = chunk.usage.filter(|usage| usage.get() != "null") {
-            let at = At::body(Provider::OpenAi, usage.get()).map_err(|e| Failure::content(&e))?;
+        let groq_usage = chunk.x_groq.and_then(|x_groq| x_groq.usage);
+        for usage in [chunk.usage, groq_usage].into_iter().flatten() {
+            if usage.get() == "null" {
+                continue;
+            }
+            let at = At::body(self.provider.0, usage.get()).map_err(|e| Failure::content(&e))?;
             self.counts
                 .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
         }
@@ -334,9 +626,21 @@ impl Events for Stream {
         } else {
             StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS)
         };
+        self.end_content(&mut Vec::new());
+        if let Some(audio) = &self.audio {
+            if !audio.data.is_empty() {
+                let media_type = super::content::audio_media_type(&audio.data);
+                let file = Block::file(media_type, audio.data.as_str());
+                self.blocks.whole(AUDIO_FILE, file);
+            }
+        }
+        let top = super::content::top_level_sources(&self.citations, &self.search_results);
+        for (index, source) in top.into_iter().enumerate() {
+            self.blocks.whole(TOP_SOURCES - index, source);
+        }
         let native = self.native();
         Ok(Reply::new(
-            Provider::OpenAi,
+            self.provider.0,
             self.blocks.blocks(),
             self.counts.usage(),
             stop,

@@ -94,6 +94,7 @@ pub(crate) static RULES: Rules = Rules {
         TurnRole::System | TurnRole::Assistant => false,
     },
     hoists_system: false,
+    gathers_system: false,
     drops_blank_text: false,
     merges_same_role: false,
     takes_prefill: false,
@@ -126,6 +127,8 @@ pub(crate) static RULES: Rules = Rules {
         text_types: &[],
         labelled: false,
     },
+    refused_fields: &[],
+    output_limit: None,
 };
 
 /// The file media types Responses takes natively as `input_file` parts

@@ -180,7 +180,7 @@ impl Events for Stream {
                         message: None,
                     },
                 };
-                return Err(Failure::Provider(openai::error_from_parts(
+                return Err(Failure::provider(openai::error_from_parts(
                     Provider::OpenAiResponses,
                     None,
                     error.code,
@@ -191,7 +191,7 @@ impl Events for Stream {
             "error" => {
                 let error: ErrorObject =
                     serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
-                return Err(Failure::Provider(openai::error_from_parts(
+                return Err(Failure::provider(openai::error_from_parts(
                     Provider::OpenAiResponses,
                     None,
                     error.code,

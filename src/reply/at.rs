@@ -171,6 +171,11 @@ impl<'a> At<'a> {
     }
 
     /// The value's exact text.
+    /// The provider whose reply this is.
+    pub(crate) fn provider(&self) -> Provider {
+        self.provider
+    }
+
     pub(crate) fn raw(&self) -> &'a RawValue {
         self.raw
     }

@@ -376,6 +376,16 @@ impl Counts {
     }
 }
 
+/// A search result or source as DESIGN §15 writes it on one line of a provider-executed
+/// tool's output: `{title} <{url}>`, or `<{url}>` without a title; none without a URL.
+pub(crate) fn source_line(url: Option<&str>, title: Option<&str>) -> Option<String> {
+    match (url, title) {
+        (Some(url), Some(title)) => Some(format!("{title} <{url}>")),
+        (Some(url), None) => Some(format!("<{url}>")),
+        (None, _) => None,
+    }
+}
+
 /// The value at a path of keys, `null` where there is none.
 pub(crate) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
     path.iter().fold(value, |value, key| {

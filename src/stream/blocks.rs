@@ -169,6 +169,17 @@ impl Blocks {
         self.begin(key, Slot::Whole(block));
     }
 
+    /// A block that came whole, at `key`, in place of the one there (a block whose parts come
+    /// in several events, each time whole so far).
+    pub(crate) fn set_whole(&mut self, key: usize, block: Block) {
+        match self.slot(key) {
+            Some((_, slot)) => *slot = Slot::Whole(block),
+            None => {
+                self.begin(key, Slot::Whole(block));
+            }
+        }
+    }
+
     /// The blocks, built.
     pub(crate) fn blocks(&self) -> Vec<Block> {
         self.slots.iter().map(build).collect()

@@ -97,7 +97,7 @@ pub(crate) enum Frame<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Failure {
     /// The provider sent an error.
-    Provider(ProviderError),
+    Provider(Box<ProviderError>),
     /// An event's data is not the JSON the provider sends.
     Json(String),
     /// Content the record has no block for.
@@ -109,6 +109,11 @@ pub(crate) enum Failure {
 }
 
 impl Failure {
+    /// The provider sent an error.
+    pub(crate) fn provider(error: ProviderError) -> Self {
+        Failure::Provider(Box::new(error))
+    }
+
     /// The failure of a reply's content, read in place in an event's data.
     pub(crate) fn content(error: &ReplyError) -> Self {
         Failure::Content(match error.path() {

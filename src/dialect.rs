@@ -1,0 +1,171 @@
+//! OpenAI-compatible servers as data: the rules by which a server that speaks OpenAI Chat
+//! differs from OpenAI. The named dialects, each rule with its source, are in
+//! `openai/dialect.rs`; this module only says what a dialect is.
+
+/// Where a server takes system text.
+///
+/// ```
+/// use transcript_replay::{Dialect, SystemText};
+///
+/// assert_eq!(Dialect::OPENAI.system, SystemText::InPlace);
+/// assert_eq!(Dialect::VLLM.system, SystemText::First);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SystemText {
+    /// Stored system messages stay where they stand, as `system` messages (OpenAI).
+    InPlace,
+    /// All system text, the caller's and every stored system message's, is joined (by the
+    /// join rule) into one `system` message, the first: chat templates refuse a system
+    /// message anywhere else ("System message must be at the beginning").
+    First,
+}
+
+/// Whether a server takes adjacent messages of one role.
+///
+/// ```
+/// use transcript_replay::{Dialect, Roles};
+///
+/// assert_eq!(Dialect::OPENAI.roles, Roles::Kept);
+/// assert_eq!(Dialect::PERPLEXITY.roles, Roles::Alternate);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Roles {
+    /// Adjacent messages of one role are sent as they are (OpenAI takes them).
+    Kept,
+    /// Adjacent messages of one role are merged into one, by the join rule, as Gemini's are:
+    /// the server wants user and assistant turns to alternate ("Conversation roles must
+    /// alternate"). A caller's appended message that would break the alternation is an
+    /// error.
+    Alternate,
+}
+
+/// Where the images and files a tool returned go in the round in flight (a `tool` message
+/// takes text only).
+///
+/// ```
+/// use transcript_replay::{Dialect, ToolImages};
+///
+/// assert_eq!(Dialect::OPENAI.tool_images, ToolImages::AfterResults);
+/// assert_eq!(Dialect::MISTRAL.tool_images, ToolImages::Marker);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolImages {
+    /// In one `user` message right after the round's `tool` messages, each after a line that
+    /// names the call (OpenAI).
+    AfterResults,
+    /// Nowhere natively: a server that refuses a `user` message after a `tool` one (Mistral:
+    /// "Unexpected role 'user' after role 'tool'") gets the marker inside the result, with
+    /// the reason `{server} accepts no images or files after a tool result`.
+    Marker,
+}
+
+/// Whether the reasoning of a reply goes back in the round in flight.
+///
+/// ```
+/// use transcript_replay::{Dialect, RoundReasoning};
+///
+/// assert_eq!(Dialect::DEEPSEEK.round_reasoning, RoundReasoning::Echoed);
+/// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoundReasoning {
+    /// The reply's message goes back with its `reasoning_content`, `reasoning` and
+    /// `reasoning_details` as they came (DeepSeek requires `reasoning_content` back: "must be
+    /// passed back to the API"; OpenRouter `reasoning_details`).
+    Echoed,
+    /// The reply's message goes back without `reasoning` and `reasoning_content`, which the
+    /// server refuses on an assistant message ("property 'reasoning' is unsupported").
+    LeftOut,
+}
+
+/// The rules of an OpenAI-compatible server, as data: the OpenAI Chat surface
+/// ([`openai`](crate::openai)) with the server's own rules. [`Provider::Compatible`]
+/// carries one, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
+/// [`Provider::read_error`] follow it; [`Dialect::OPENAI`] is OpenAI's own, byte for byte
+/// what [`Provider::OpenAi`] does.
+///
+/// The named dialects are constants, each rule with its source; [`Dialect::NAMED`] lists
+/// them, and `"mistral".parse::<Provider>()` reaches one by its [`id`](Dialect::id). What the
+/// readers take from every server alike (tool calls without `type`, content arrays of
+/// `thinking` and `text` chunks, `reasoning_content` / `reasoning` / `reasoning_details`,
+/// DeepSeek's `prompt_cache_hit_tokens`, Groq's `x_groq.usage`, top-level `citations` and
+/// `search_results`, the fields a round needs back) is no rule: it is read wherever it comes.
+///
+/// A server not listed, or a local model whose chat template is strict, is a dialect the
+/// runtime builds from a named one:
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{Dialect, Provider, Roles, StoredMessage, SystemText, Turn};
+///
+/// // Qwen behind vLLM: the template wants the system text first and alternating turns,
+/// // and the model thinks in `<think>` tags (vLLM without a reasoning parser).
+/// static LOCAL_QWEN: Dialect = Dialect {
+///     id: "local-qwen",
+///     name: "Local Qwen",
+///     system: SystemText::First,
+///     roles: Roles::Alternate,
+///     think_tags: true,
+///     ..Dialect::VLLM
+/// };
+/// let provider = Provider::Compatible(&LOCAL_QWEN);
+///
+/// let history = [
+///     StoredMessage::user("Is a.rs empty?"),
+///     StoredMessage::system("Summary: the user is reviewing a.rs."),
+///     StoredMessage::user("And b.rs?"),
+/// ];
+/// let turn = Turn::new(&history).instructions("Be brief.").without_preamble();
+/// let body = serde_json::to_value(provider.body(&turn)?).unwrap();
+/// assert_eq!(body, json!({"messages": [
+///     {"role": "system", "content": "Be brief.\n\nSummary: the user is reviewing a.rs."},
+///     {"role": "user", "content": "Is a.rs empty?\n\nAnd b.rs?"},
+/// ]}));
+///
+/// let reply = provider.read_reply(r#"{"choices": [{"message": {"role": "assistant",
+///     "content": "<think>b.rs has one line.</think>No."}, "finish_reason": "stop"}]}"#).unwrap();
+/// assert_eq!(reply.message.blocks, [
+///     transcript_replay::Block::reasoning("b.rs has one line."),
+///     transcript_replay::Block::text("No."),
+/// ]);
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+///
+/// [`Provider::Compatible`]: crate::Provider::Compatible
+/// [`Provider::OpenAi`]: crate::Provider::OpenAi
+/// [`Provider::body`]: crate::Provider::body
+/// [`Provider::read_reply`]: crate::Provider::read_reply
+/// [`Provider::stream`]: crate::Provider::stream
+/// [`Provider::read_error`]: crate::Provider::read_error
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dialect {
+    /// The name in configuration and on the example's command line (`mistral`).
+    pub id: &'static str,
+    /// The server's name, as markers and errors say it (`Mistral`).
+    pub name: &'static str,
+    /// The field that caps the reply's tokens: `max_completion_tokens` (OpenAI) or
+    /// `max_tokens`.
+    pub output_limit: &'static str,
+    /// Top-level fields the server refuses, or silently ignores where that would lose what
+    /// the caller asked for (a cap that caps nothing): a caller's field named here is an
+    /// error that names it (and the output-limit field, when it is the other one).
+    pub refused_fields: &'static [&'static str],
+    /// Where system text goes.
+    pub system: SystemText,
+    /// Whether adjacent messages of one role are kept or merged.
+    pub roles: Roles,
+    /// Where a tool's images and files go in the round in flight.
+    pub tool_images: ToolImages,
+    /// Whether the reply's reasoning goes back in the round in flight.
+    pub round_reasoning: RoundReasoning,
+    /// The image media types the server takes, lowercase; empty for a server that takes no
+    /// images (every image is then the marker `{name} does not accept {type}`).
+    pub image_types: &'static [&'static str],
+    /// The file media types the server takes natively in user messages (as OpenAI's `file`
+    /// and `input_audio` parts), lowercase.
+    pub file_types: &'static [&'static str],
+    /// Whether the reply's `content` may begin with `<think>…</think>`, the reasoning of an
+    /// R1-style model that no reasoning parser took out: read as a `reasoning` block, whole
+    /// and streamed.
+    pub think_tags: bool,
+}

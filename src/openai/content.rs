@@ -1,0 +1,335 @@
+//! What a Chat Completions message carries beyond its text and calls, read the same way by the
+//! whole-reply reader and the stream reader: `<think>` tags, generated audio, annotations,
+//! a compatible server's top-level sources and the tools it ran itself.
+
+use serde_json::Value;
+
+use crate::record::Block;
+use crate::reply::{self, field};
+
+/// The opening and closing tags of an R1-style model's reasoning inside `content`.
+const OPEN: &str = "<think>";
+const CLOSE: &str = "</think>";
+
+/// Where a [`ThinkSplit`] is in the content.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Nothing but white space yet: the content may still open with `<think>`.
+    #[default]
+    Start,
+    /// Inside the tags; `started` once the reasoning has shown a character that is not white
+    /// space.
+    Thinking { started: bool },
+    /// After `</think>`: white space before the answer is left out.
+    After,
+    /// The answer, as it comes.
+    Text,
+}
+
+/// Splits `content` that may begin with `<think>…</think>` (R1-style models on servers that
+/// parse no reasoning) into the reasoning and the answer, as pieces come: the one rule the
+/// whole-reply reader (which feeds it the whole content at once) and the stream reader share,
+/// so both store the same blocks.
+///
+/// The rule: content whose first characters other than white space are `<think>` is
+/// reasoning up to `</think>` (or to its end, when the tag never closes), without the white
+/// space at its ends; what follows, less its leading white space, is the answer. Any other
+/// content is the answer, unchanged.
+#[derive(Debug, Default)]
+pub(super) struct ThinkSplit {
+    state: State,
+    pending: String,
+}
+
+/// A piece of split content: reasoning, or the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Split {
+    Reasoning(String),
+    Text(String),
+}
+
+impl ThinkSplit {
+    /// Takes a piece of the content; gives what is decided.
+    pub(super) fn push(&mut self, piece: &str) -> Vec<Split> {
+        self.pending.push_str(piece);
+        let mut out = Vec::new();
+        loop {
+            match self.state {
+                State::Start => {
+                    let trimmed = self.pending.trim_start();
+                    if let Some(rest) = trimmed.strip_prefix(OPEN) {
+                        self.pending = rest.to_owned();
+                        self.state = State::Thinking { started: false };
+                    } else if OPEN.starts_with(trimmed) {
+                        return out;
+                    } else {
+                        self.state = State::Text;
+                    }
+                }
+                State::Thinking { started } => {
+                    if !started {
+                        let trimmed = self.pending.trim_start().len();
+                        self.pending = self
+                            .pending
+                            .split_off(self.pending.len().saturating_sub(trimmed));
+                        if self.pending.is_empty() {
+                            return out;
+                        }
+                        self.state = State::Thinking { started: true };
+                    }
+                    if let Some(at) = self.pending.find(CLOSE) {
+                        let rest = self.pending.split_off(at);
+                        let reasoning = std::mem::take(&mut self.pending);
+                        push_split(&mut out, Split::Reasoning(reasoning.trim_end().to_owned()));
+                        self.pending = rest.get(CLOSE.len()..).unwrap_or_default().to_owned();
+                        self.state = State::After;
+                        continue;
+                    }
+                    // Keep back what may be white space before the closing tag, or its start.
+                    let keep = held_back(&self.pending);
+                    let kept = self.pending.split_off(self.pending.len() - keep);
+                    let reasoning = std::mem::replace(&mut self.pending, kept);
+                    push_split(&mut out, Split::Reasoning(reasoning));
+                    return out;
+                }
+                State::After => {
+                    let trimmed = self.pending.trim_start().len();
+                    self.pending = self
+                        .pending
+                        .split_off(self.pending.len().saturating_sub(trimmed));
+                    if self.pending.is_empty() {
+                        return out;
+                    }
+                    self.state = State::Text;
+                }
+                State::Text => {
+                    let text = std::mem::take(&mut self.pending);
+                    push_split(&mut out, Split::Text(text));
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// The content has ended: what is still held back.
+    pub(super) fn finish(&mut self) -> Vec<Split> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut out = Vec::new();
+        match self.state {
+            // Content that is only the start of `<think>`, or white space: the answer.
+            State::Start | State::Text => push_split(&mut out, Split::Text(pending)),
+            State::Thinking { .. } => {
+                push_split(&mut out, Split::Reasoning(pending.trim_end().to_owned()));
+            }
+            State::After => {}
+        }
+        out
+    }
+
+    /// Splits whole content at once.
+    pub(super) fn whole(content: &str) -> Vec<Split> {
+        let mut split = ThinkSplit::default();
+        let mut out = split.push(content);
+        out.extend(split.finish());
+        out
+    }
+}
+
+fn push_split(out: &mut Vec<Split>, split: Split) {
+    match &split {
+        Split::Reasoning(text) | Split::Text(text) if text.is_empty() => {}
+        Split::Reasoning(_) | Split::Text(_) => out.push(split),
+    }
+}
+
+/// How many bytes at the end of reasoning may be white space before `</think>` or the start of
+/// the tag itself, and so cannot be given yet.
+fn held_back(pending: &str) -> usize {
+    let partial_tag = (1..CLOSE.len())
+        .rev()
+        .find(|&len| {
+            CLOSE
+                .get(..len)
+                .is_some_and(|prefix| pending.ends_with(prefix))
+        })
+        .unwrap_or(0);
+    let before_tag = pending.len() - partial_tag;
+    let space = pending
+        .get(..before_tag)
+        .map_or(0, |text| text.len() - text.trim_end().len());
+    partial_tag + space
+}
+
+/// The media type of generated audio, from its first bytes: Chat Completions' reply says
+/// no format (the request's `audio.format` chose it: `wav`, `mp3`, `flac`, `opus` or
+/// `pcm16`). WAV, MP3, FLAC and Ogg are known by their headers; anything else is `pcm16`,
+/// which has none: 16-bit little-endian samples at 24 kHz, one channel
+/// (<https://platform.openai.com/docs/guides/audio>), written `audio/pcm`.
+pub(super) fn audio_media_type(data: &str) -> &'static str {
+    let head = crate::file::decode_base64(data.get(..16).unwrap_or(data));
+    let starts = |signature: &[u8]| head.starts_with(signature);
+    if starts(b"RIFF") {
+        "audio/wav"
+    } else if starts(b"ID3") || starts(&[0xFF, 0xFB]) || starts(&[0xFF, 0xF3]) {
+        "audio/mpeg"
+    } else if starts(b"fLaC") {
+        "audio/flac"
+    } else if starts(b"OggS") {
+        "audio/ogg"
+    } else {
+        "audio/pcm"
+    }
+}
+
+/// A reply's generated audio (`message.audio`: `{"id", "data", "transcript", "expires_at"}`)
+/// as DESIGN §15 stores it: its transcript as a text block, then the audio as a `file`
+/// block (when it carries data).
+pub(super) fn audio_blocks(transcript: &str, data: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    if !transcript.is_empty() {
+        blocks.push(Block::text(transcript));
+    }
+    if !data.is_empty() {
+        blocks.push(Block::file(audio_media_type(data), data));
+    }
+    blocks
+}
+
+/// The sources of a message's `annotations` (`{"type": "url_citation", "url_citation":
+/// {"url", "title", "start_index", "end_index"}}`, and a file citation's `file_citation`),
+/// one per distinct source.
+pub(super) fn annotation_sources(annotations: &[Value]) -> Vec<Block> {
+    let citations: Vec<Value> = annotations
+        .iter()
+        .map(|annotation| {
+            let kind = field(annotation, &["type"]).as_str().unwrap_or_default();
+            match field(annotation, &[kind]) {
+                Value::Object(inner) => Value::Object(inner.clone()),
+                Value::Null
+                | Value::Bool(_)
+                | Value::Number(_)
+                | Value::String(_)
+                | Value::Array(_) => annotation.clone(),
+            }
+        })
+        .collect();
+    reply::sources(&citations, &["url"], &["title", "filename"], &[])
+}
+
+/// The sources a compatible server gives beside the choices (Perplexity): `search_results`
+/// (`{"title", "url", "date"}`), then each of `citations` (URLs) that no search result
+/// names.
+pub(super) fn top_level_sources(citations: &Value, search_results: &Value) -> Vec<Block> {
+    let mut all: Vec<Value> = search_results.as_array().cloned().unwrap_or_default();
+    for url in citations.as_array().into_iter().flatten() {
+        let known = all.iter().any(|result| field(result, &["url"]) == url);
+        if url.is_string() && !known {
+            all.push(serde_json::json!({ "url": url }));
+        }
+    }
+    reply::sources(&all, &["url"], &["title"], &[])
+}
+
+/// Groq's `executed_tools` (the tools `groq/compound` ran itself: `{"index", "type",
+/// "arguments", "output", "search_results": {"results": [{"title", "url"}]}}`) as
+/// provider-executed calls and their results, DESIGN §15: the call named after its type,
+/// its arguments as the input, the result its search results one a line as `{title} <{url}>`,
+/// or its output. The calls get made ids (Groq gives none; they are never sent back).
+pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    for (index, tool) in tools.iter().enumerate() {
+        let name = field(tool, &["type"]).as_str().unwrap_or("tool");
+        let id = reply::made_id(0, usize::MAX - index);
+        let input = match field(tool, &["arguments"]) {
+            Value::String(arguments) => arguments.clone(),
+            Value::Null => "{}".to_owned(),
+            other => other.to_string(),
+        };
+        let results: Vec<String> = field(tool, &["search_results", "results"])
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|result| {
+                reply::source_line(
+                    field(result, &["url"]).as_str(),
+                    field(result, &["title"]).as_str(),
+                )
+            })
+            .collect();
+        let output = match (results.is_empty(), field(tool, &["output"])) {
+            (false, _) => results.join("\n"),
+            (true, Value::String(output)) => output.clone(),
+            (true, Value::Null) => String::new(),
+            (true, other) => other.to_string(),
+        };
+        blocks.push(Block::provider_tool_use(
+            id.clone(),
+            name,
+            crate::record::ToolInput::from(input),
+        ));
+        blocks.push(Block::tool_result(id, name, output));
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Split, ThinkSplit};
+
+    /// The stream's splits, joined per kind, equal the whole content's, however it is cut.
+    #[test]
+    fn think_tags_split_alike_in_any_pieces() {
+        let cases = [
+            "<think>\nweighing it\n</think>\n\nNo.",
+            "  <think>a</think>b",
+            "<think>unclosed",
+            "<thi",
+            "plain <think>text</think>",
+            "<think></think>",
+            "<think>a </thi nk> b</think> c",
+            "",
+        ];
+        for content in cases {
+            let whole = joined(ThinkSplit::whole(content));
+            for cut in 1..=content.len().max(1) {
+                let mut split = ThinkSplit::default();
+                let mut pieces = Vec::new();
+                let mut rest = content;
+                while !rest.is_empty() {
+                    let at = (1..=cut.min(rest.len()))
+                        .rev()
+                        .find(|&at| rest.is_char_boundary(at))
+                        .unwrap_or(rest.len());
+                    let (piece, tail) = rest.split_at(at);
+                    pieces.extend(split.push(piece));
+                    rest = tail;
+                }
+                pieces.extend(split.finish());
+                assert_eq!(joined(pieces), whole, "{content:?} in pieces of {cut}");
+            }
+        }
+        assert_eq!(
+            ThinkSplit::whole("<think>\nweighing it\n</think>\n\nNo."),
+            [
+                Split::Reasoning("weighing it".into()),
+                Split::Text("No.".into())
+            ]
+        );
+        assert_eq!(
+            ThinkSplit::whole("plain <think>"),
+            [Split::Text("plain <think>".into())]
+        );
+    }
+
+    fn joined(splits: Vec<Split>) -> Vec<Split> {
+        let mut out: Vec<Split> = Vec::new();
+        for split in splits {
+            match (out.last_mut(), split) {
+                (Some(Split::Reasoning(last)), Split::Reasoning(text))
+                | (Some(Split::Text(last)), Split::Text(text)) => last.push_str(&text),
+                (_, split) => out.push(split),
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,334 @@
+//! The named dialects of OpenAI-compatible servers, each rule with its source.
+
+use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
+
+/// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
+const OPENAI_IMAGES: &[&str] = &crate::openai::MEDIA_TYPES;
+/// PNG and JPEG only.
+const PNG_JPEG: &[&str] = &["image/png", "image/jpeg"];
+/// `max_completion_tokens`, for servers that ignore it or refuse it.
+const NOT_MAX_COMPLETION_TOKENS: &[&str] = &["max_completion_tokens"];
+
+impl Dialect {
+    /// OpenAI's own rules: what [`Provider::OpenAi`](crate::Provider::OpenAi) applies.
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert_eq!(Dialect::OPENAI.output_limit, "max_completion_tokens");
+    /// ```
+    pub const OPENAI: Dialect = Dialect {
+        id: "openai",
+        name: "OpenAI",
+        output_limit: "max_completion_tokens",
+        refused_fields: &[],
+        system: SystemText::InPlace,
+        roles: Roles::Kept,
+        tool_images: ToolImages::AfterResults,
+        round_reasoning: RoundReasoning::Echoed,
+        image_types: OPENAI_IMAGES,
+        file_types: &crate::openai::FILE_TYPES,
+        think_tags: false,
+    };
+
+    /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
+    /// gave 76 tokens, <https://github.com/earendil-works/pi/issues/8018>); no image input
+    /// ("unknown variant `image_url`, expected `text`",
+    /// <https://github.com/rikkahub/rikkahub/issues/1433>); `deepseek-reasoner` refuses
+    /// successive messages of one role (<https://github.com/deepseek-ai/DeepSeek-R1/issues/21>,
+    /// <https://github.com/Aider-AI/aider/issues/2960>); `reasoning_content` must go back in
+    /// a tool loop (<https://api-docs.deepseek.com/guides/thinking_mode>).
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert!(Dialect::DEEPSEEK.image_types.is_empty());
+    /// ```
+    pub const DEEPSEEK: Dialect = Dialect {
+        id: "deepseek",
+        name: "DeepSeek",
+        output_limit: "max_tokens",
+        refused_fields: NOT_MAX_COMPLETION_TOKENS,
+        roles: Roles::Alternate,
+        image_types: &[],
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Mistral. It refuses any field it does not know with 422 `extra_forbidden`, among them
+    /// `max_completion_tokens` (<https://github.com/editor-code-assistant/eca/issues/231>,
+    /// <https://github.com/TheJusticeMan/pure-chat-llm/issues/13>); it refuses a `user`
+    /// message after a `tool` one, code 3230 ("Unexpected role 'user' after role 'tool'",
+    /// <https://github.com/avante-corp/avante.nvim/issues/2562>,
+    /// <https://github.com/zed-industries/zed/issues/37021>), so a tool's images are the
+    /// marker. Its replies' tool calls come without `type`
+    /// (<https://github.com/graniet/llm/issues/67>), and Magistral's content is an array of
+    /// `thinking` and `text` chunks: both are read, as from every server.
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert_eq!(Dialect::MISTRAL.refused_fields, ["max_completion_tokens"]);
+    /// ```
+    pub const MISTRAL: Dialect = Dialect {
+        id: "mistral",
+        name: "Mistral",
+        output_limit: "max_tokens",
+        refused_fields: NOT_MAX_COMPLETION_TOKENS,
+        tool_images: ToolImages::Marker,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Groq. It refuses `reasoning` and `reasoning_content` on assistant messages ("property
+    /// 'reasoning' is unsupported", <https://github.com/karthink/gptel/issues/774>,
+    /// <https://github.com/janhq/jan/issues/8136>, <https://github.com/vercel/ai/issues/8057>),
+    /// so the round leaves them out. Its streamed usage comes in `x_groq.usage`
+    /// (<https://github.com/Portkey-AI/gateway/issues/1072>) and `groq/compound` reports
+    /// `executed_tools`: both are read.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, RoundReasoning};
+    /// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
+    /// ```
+    pub const GROQ: Dialect = Dialect {
+        id: "groq",
+        name: "Groq",
+        round_reasoning: RoundReasoning::LeftOut,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// xAI. Images in JPEG or PNG only ("does not contain a valid JPG or PNG image",
+    /// <https://github.com/cline/cline/issues/5278>).
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert_eq!(Dialect::XAI.image_types, ["image/png", "image/jpeg"]);
+    /// ```
+    pub const XAI: Dialect = Dialect {
+        id: "xai",
+        name: "xAI",
+        image_types: PNG_JPEG,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// OpenRouter. `reasoning_details` (text, signature, encrypted) must go back in a tool
+    /// loop for Claude and Gemini
+    /// (<https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks>,
+    /// <https://github.com/RooCodeInc/Roo-Code/issues/9506>): the round echoes it, whole and
+    /// streamed. Its documented output cap is `max_tokens`.
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert_eq!(Dialect::OPENROUTER.output_limit, "max_tokens");
+    /// ```
+    pub const OPENROUTER: Dialect = Dialect {
+        id: "openrouter",
+        name: "OpenRouter",
+        output_limit: "max_tokens",
+        ..Dialect::OPENAI
+    };
+
+    /// Gemini's OpenAI endpoint. Gemini 3 needs each call's
+    /// `extra_content.google.thought_signature` back ("Function call is missing a
+    /// thought_signature", <https://ai.google.dev/gemini-api/docs/thought-signatures>,
+    /// <https://github.com/labring/aiproxy/issues/450>): the round echoes it, whole and
+    /// streamed. Images in Gemini's formats
+    /// (<https://ai.google.dev/gemini-api/docs/openai>, `max_tokens` in its examples).
+    ///
+    /// ```
+    /// use transcript_replay::Dialect;
+    /// assert!(Dialect::GEMINI_OPENAI.image_types.contains(&"image/heic"));
+    /// ```
+    pub const GEMINI_OPENAI: Dialect = Dialect {
+        id: "gemini-openai",
+        name: "Gemini",
+        output_limit: "max_tokens",
+        image_types: &crate::gemini::MEDIA_TYPES,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Together. R1-style models put `<think>…</think>` in `content`, read as reasoning;
+    /// its output cap is `max_tokens` (<https://docs.together.ai/reference/chat-completions-1>).
+    ///
+    /// ```
+    /// assert!(transcript_replay::Dialect::TOGETHER.think_tags);
+    /// ```
+    pub const TOGETHER: Dialect = Dialect {
+        id: "together",
+        name: "Together",
+        output_limit: "max_tokens",
+        file_types: &[],
+        think_tags: true,
+        ..Dialect::OPENAI
+    };
+
+    /// Fireworks. R1-style models put `<think>…</think>` in `content`, read as reasoning;
+    /// its output cap is `max_tokens` (<https://docs.fireworks.ai/api-reference/post-chatcompletions>).
+    ///
+    /// ```
+    /// assert!(transcript_replay::Dialect::FIREWORKS.think_tags);
+    /// ```
+    pub const FIREWORKS: Dialect = Dialect {
+        id: "fireworks",
+        name: "Fireworks",
+        output_limit: "max_tokens",
+        file_types: &[],
+        think_tags: true,
+        ..Dialect::OPENAI
+    };
+
+    /// Cerebras. It refuses `reasoning_content` on assistant messages
+    /// (<https://github.com/Kilo-Org/kilocode/issues/10375>), so the round leaves it out.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, RoundReasoning};
+    /// assert_eq!(Dialect::CEREBRAS.round_reasoning, RoundReasoning::LeftOut);
+    /// ```
+    pub const CEREBRAS: Dialect = Dialect {
+        id: "cerebras",
+        name: "Cerebras",
+        round_reasoning: RoundReasoning::LeftOut,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Perplexity. "After the (optional) system message(s), user and assistant roles should
+    /// be alternating" (<https://github.com/perplexityai/api-discussion/issues/265>,
+    /// <https://github.com/edenai/edenai-apis/pull/144>: "system message need to be at the
+    /// beginning"); its sources come as top-level `citations` and `search_results`, read as
+    /// `source` blocks.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, Roles};
+    /// assert_eq!(Dialect::PERPLEXITY.roles, Roles::Alternate);
+    /// ```
+    pub const PERPLEXITY: Dialect = Dialect {
+        id: "perplexity",
+        name: "Perplexity",
+        output_limit: "max_tokens",
+        system: SystemText::First,
+        roles: Roles::Alternate,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Azure OpenAI. OpenAI's rules: GPT-5 and the o-series require `max_completion_tokens`
+    /// (older api-versions refuse it, "Unrecognized request argument",
+    /// <https://github.com/openai/openai-python/issues/1724>: a deployment on one of those
+    /// is a dialect with `output_limit: "max_tokens"`). Its `prompt_filter_results` chunks and
+    /// `content_filter` stops are read as OpenAI's.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Dialect::AZURE.output_limit, "max_completion_tokens");
+    /// ```
+    pub const AZURE: Dialect = Dialect {
+        id: "azure",
+        name: "Azure OpenAI",
+        ..Dialect::OPENAI
+    };
+
+    /// vLLM. Chat templates (Qwen, Gemma, Mistral) refuse a system message after the first
+    /// ("System message must be at the beginning") and adjacent messages of one role
+    /// ("Conversation roles must alternate",
+    /// <https://github.com/vllm-project/vllm/issues/41114>,
+    /// <https://github.com/microsoft/autogen/issues/1037>); without a reasoning parser, R1-style
+    /// models answer with `<think>` tags in `content`.
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, SystemText};
+    /// assert_eq!(Dialect::VLLM.system, SystemText::First);
+    /// ```
+    pub const VLLM: Dialect = Dialect {
+        id: "vllm",
+        name: "vLLM",
+        output_limit: "max_tokens",
+        system: SystemText::First,
+        roles: Roles::Alternate,
+        file_types: &[],
+        think_tags: true,
+        ..Dialect::OPENAI
+    };
+
+    /// llama.cpp's server and llama-cpp-python. The templates' rules, as vLLM's
+    /// (<https://github.com/ggml-org/llama.cpp/issues/27367>); llama-cpp-python ignores
+    /// `max_completion_tokens` (<https://github.com/abetlen/llama-cpp-python/issues/1907>),
+    /// so only `max_tokens` caps the reply.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Dialect::LLAMA_CPP.refused_fields, ["max_completion_tokens"]);
+    /// ```
+    pub const LLAMA_CPP: Dialect = Dialect {
+        id: "llama-cpp",
+        name: "llama.cpp",
+        output_limit: "max_tokens",
+        refused_fields: NOT_MAX_COMPLETION_TOKENS,
+        system: SystemText::First,
+        roles: Roles::Alternate,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// Ollama. The templates' rules (<https://github.com/ollama/ollama/issues/17774>); it does
+    /// not read `max_completion_tokens` (<https://github.com/ollama/ollama/issues/14464>).
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Dialect::OLLAMA.output_limit, "max_tokens");
+    /// ```
+    pub const OLLAMA: Dialect = Dialect {
+        id: "ollama",
+        name: "Ollama",
+        output_limit: "max_tokens",
+        refused_fields: NOT_MAX_COMPLETION_TOKENS,
+        system: SystemText::First,
+        roles: Roles::Alternate,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// LM Studio. No report of a rule of its own was found; it runs models by the same chat
+    /// templates as llama.cpp, so it gets the templates' rules, and `max_tokens`
+    /// (<https://lmstudio.ai/docs/app/api/endpoints/openai>).
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, Roles};
+    /// assert_eq!(Dialect::LM_STUDIO.roles, Roles::Alternate);
+    /// ```
+    pub const LM_STUDIO: Dialect = Dialect {
+        id: "lm-studio",
+        name: "LM Studio",
+        output_limit: "max_tokens",
+        system: SystemText::First,
+        roles: Roles::Alternate,
+        file_types: &[],
+        ..Dialect::OPENAI
+    };
+
+    /// The named dialects of compatible servers, in the order of DESIGN §17 (OpenAI's own is
+    /// [`Provider::OpenAi`](crate::Provider::OpenAi)).
+    ///
+    /// ```
+    /// use transcript_replay::{Dialect, Provider};
+    ///
+    /// for dialect in Dialect::NAMED {
+    ///     assert_eq!(dialect.id.parse::<Provider>(), Ok(Provider::Compatible(dialect)));
+    /// }
+    /// ```
+    pub const NAMED: [&'static Dialect; 15] = [
+        &Dialect::DEEPSEEK,
+        &Dialect::MISTRAL,
+        &Dialect::GROQ,
+        &Dialect::XAI,
+        &Dialect::OPENROUTER,
+        &Dialect::GEMINI_OPENAI,
+        &Dialect::TOGETHER,
+        &Dialect::FIREWORKS,
+        &Dialect::CEREBRAS,
+        &Dialect::PERPLEXITY,
+        &Dialect::AZURE,
+        &Dialect::VLLM,
+        &Dialect::LLAMA_CPP,
+        &Dialect::OLLAMA,
+        &Dialect::LM_STUDIO,
+    ];
+}
