@@ -345,10 +345,9 @@ fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_
             r#"{"output": {"message": {"role": "assistant", "content": [{"citationsContent": {"content": [{"text": "It is 20 C."}], "citations": []}}, {"guardContent": {}}]}}, "stopReason": "end_turn"}"#,
             &[
                 Block::text("It is 20 C."),
-                Block::text("[Not kept: Bedrock citations content]"),
                 Block::text("[Not kept: Bedrock guardContent content]"),
             ],
-            &["citations", "guardContent"],
+            &["guardContent"],
         ),
         (
             // A kind that tries to forge a marker is escaped as a media type is.

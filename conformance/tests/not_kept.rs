@@ -1,8 +1,9 @@
 //! A finished reply is never refused for what it contains: content the crate does not read
 //! becomes the text `[Not kept: {provider} {type} content]` where it stood, is listed by
 //! `Reply::not_kept`, goes back natively in the round, and a stream gives the same reply as the
-//! whole body of the same response, in any chunking. Anthropic's server tools are calls the
-//! provider ran, with their results rendered as text, owing no output.
+//! whole body of the same response, in any chunking. Anthropic's server tools and Nova's
+//! built-in tools are calls the provider ran, with their results rendered as text, owing no
+//! output; citations are sources after the text they support.
 
 use serde_json::json;
 use transcript_replay::{
@@ -77,45 +78,367 @@ fn anthropic_server_tools_are_provider_executed_calls_and_results_whole_and_stre
     }
 }
 
+/// A Bedrock stream of these `(event type, payload)` frames.
+fn bedrock_stream(events: &[(&str, serde_json::Value)]) -> Vec<u8> {
+    events
+        .iter()
+        .flat_map(|(event, payload)| streams::event(event, payload))
+        .collect()
+}
+
+/// The provider's own content of a reply, each item checked against the service model's
+/// `ContentBlock`, as the round in flight sends it back.
+fn bedrock_native(reply: &Reply) -> Vec<serde_json::Value> {
+    reply
+        .native()
+        .map(|item| {
+            let item: serde_json::Value = serde_json::from_str(item).unwrap();
+            assert_eq!(
+                schemas::bedrock_errors("ContentBlock", &item),
+                Vec::<String>::new(),
+                "{item}"
+            );
+            item
+        })
+        .collect()
+}
+
 #[test]
-fn bedrock_citations_stream_into_the_text_and_marker_the_whole_reply_gives() {
-    let mut bytes = Vec::new();
-    for (event, payload) in [
-        ("messageStart", json!({"role": "assistant"})),
-        (
-            "contentBlockDelta",
-            json!({"contentBlockIndex": 0, "delta": {"text": "It is 20 C."}}),
-        ),
-        (
-            "contentBlockDelta",
-            json!({"contentBlockIndex": 0, "delta": {"citation": {"title": "Weather", "location": {}}}}),
-        ),
-        ("contentBlockStop", json!({"contentBlockIndex": 0})),
-        ("messageStop", json!({"stopReason": "end_turn"})),
-    ] {
-        bytes.extend(streams::event(event, &payload));
-    }
+fn bedrock_citations_are_source_blocks_after_the_text_they_support_whole_and_streamed() {
+    // Nova web grounding (https://docs.aws.amazon.com/nova/latest/userguide/grounding.html):
+    // cited text comes as `citationsContent`, each citation's `location.web` naming the page;
+    // a document citation (`documentChar`) names its title and the words it cites
+    // (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Citation.html).
+    let iea = json!({"location": {"web": {"url": "https://www.iea.org/reports/renewables-2024", "domain": "iea.org"}}});
+    let irena = json!({"location": {"web": {"url": "https://www.irena.org/Publications", "domain": "irena.org"}}});
+    let document = json!({"title": "Q3 report", "sourceContent": [{"text": "Solar output rose 30%."}],
+        "location": {"documentChar": {"documentIndex": 0, "start": 10, "end": 32}}});
+    // Names neither a URL nor a title: no source.
+    let untitled =
+        json!({"location": {"documentPage": {"documentIndex": 0, "start": 1, "end": 2}}});
     let whole = Provider::Bedrock
         .read_reply(
             &json!({"output": {"message": {"role": "assistant", "content": [
-                {"citationsContent": {"content": [{"text": "It is 20 C."}], "citations": [{"title": "Weather", "location": {}}]}}]}},
-                "stopReason": "end_turn"})
+                {"text": "Here is what is new. "},
+                {"citationsContent": {"content": [{"text": "Renewables grew fastest in 2024."}],
+                    "citations": [iea, iea, irena]}},
+                {"citationsContent": {"content": [{"text": " Solar led."}],
+                    "citations": [document, untitled]}},
+                {"text": " Done."}]}},
+                "stopReason": "end_turn",
+                "usage": {"inputTokens": 12, "outputTokens": 30, "totalTokens": 42}})
+            .to_string(),
+        )
+        .unwrap();
+    let web = |url: &str| Block::Source {
+        url: Some(url.into()),
+        title: None,
+        cited_text: None,
+    };
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::text("Here is what is new. "),
+            Block::text("Renewables grew fastest in 2024."),
+            web("https://www.iea.org/reports/renewables-2024"),
+            web("https://www.irena.org/Publications"),
+            Block::text(" Solar led."),
+            Block::Source {
+                url: None,
+                title: Some("Q3 report".into()),
+                cited_text: Some("Solar output rose 30%.".into()),
+            },
+            Block::text(" Done."),
+        ]
+    );
+    assert_eq!(whole.stop, StopReason::EndTurn);
+    assert!(whole.not_kept().is_empty(), "{:?}", whole.not_kept());
+    // The stream: text deltas, then each citation as a `citation` delta of the same block.
+    let bytes = bedrock_stream(&[
+        ("messageStart", json!({"role": "assistant"})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Here is what is new. "}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 0})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"text": "Renewables grew "}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"text": "fastest in 2024."}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"citation": iea}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"citation": iea}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"citation": irena}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 1})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 2, "delta": {"text": " Solar led."}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 2, "delta": {"citation": document}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 2, "delta": {"citation": untitled}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 2})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 3, "delta": {"text": " Done."}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 3})),
+        ("messageStop", json!({"stopReason": "end_turn"})),
+        (
+            "metadata",
+            json!({"usage": {"inputTokens": 12, "outputTokens": 30, "totalTokens": 42}, "metrics": {"latencyMs": 900}}),
+        ),
+    ]);
+    for size in [1, 7, 64, 4096] {
+        let streamed = streamed(Provider::Bedrock, &bytes, size);
+        assert_eq!(streamed, whole, "chunks of {size}");
+        assert_eq!(
+            serde_json::to_string(&streamed).unwrap(),
+            serde_json::to_string(&whole).unwrap(),
+            "chunks of {size}"
+        );
+    }
+    // Replayed: the sources after the text they support.
+    let wire = transcript_replay::replay_message(&whole.message, transcript_replay::Vision::Sees);
+    let replayed = serde_json::to_value(&wire).unwrap()["content"][0]["text"].clone();
+    assert!(
+        replayed.as_str().unwrap().contains(
+            "Renewables grew fastest in 2024.\n\n[Source: <https://www.iea.org/reports/renewables-2024>]"
+        ),
+        "{replayed}"
+    );
+    // In the round in flight, the cited text goes back as `citationsContent`, whole as it
+    // came, streamed with the citations the deltas gave.
+    for reply in [&whole, &streamed(Provider::Bedrock, &bytes, 4096)] {
+        let native = bedrock_native(reply);
+        assert_eq!(native.len(), 4);
+        assert_eq!(
+            native[1],
+            json!({"citationsContent": {"content": [{"text": "Renewables grew fastest in 2024."}], "citations": [iea, iea, irena]}})
+        );
+        assert_eq!(
+            native[2],
+            json!({"citationsContent": {"content": [{"text": " Solar led."}], "citations": [document, untitled]}})
+        );
+    }
+}
+
+#[test]
+fn bedrock_nova_built_in_tools_are_provider_executed_calls_and_results_whole_and_streamed() {
+    // Nova's code interpreter (https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html):
+    // a `toolUse` of type `server_tool_use`, then the `toolResult` the provider made, in the
+    // assistant's own content, then the answer.
+    let call = json!({"toolUse": {
+        "input": {"code": "numbers = [10, 24, 2]\nsum(numbers) / len(numbers)"},
+        "name": "nova_code_interpreter", "toolUseId": "tooluse_WytfF0g1S5qUeEPm0ptOdQ", "type": "server_tool_use"}});
+    let result = json!({"toolResult": {
+        "content": [{"text": "{\"stdOut\":\"12.0\",\"stdErr\":\"\",\"exitCode\":0,\"isError\":false}"}],
+        "status": "success", "toolUseId": "tooluse_WytfF0g1S5qUeEPm0ptOdQ", "type": "nova_code_interpreter_result"}});
+    let whole = Provider::Bedrock
+        .read_reply(
+            &json!({"output": {"message": {"role": "assistant", "content": [
+                {"text": "Let me compute that."}, call, result, {"text": "The average is 12."}]}},
+                "stopReason": "end_turn",
+                "usage": {"inputTokens": 40, "outputTokens": 25, "totalTokens": 65}})
+            .to_string(),
+        )
+        .unwrap();
+    let expected = [
+        Block::text("Let me compute that."),
+        Block::provider_tool_use(
+            "tooluse_WytfF0g1S5qUeEPm0ptOdQ",
+            "nova_code_interpreter",
+            ToolInput::json(r#"{"code":"numbers = [10, 24, 2]\nsum(numbers) / len(numbers)"}"#)
+                .unwrap(),
+        ),
+        Block::tool_result(
+            "tooluse_WytfF0g1S5qUeEPm0ptOdQ",
+            "nova_code_interpreter",
+            // Code execution as DESIGN §15 writes it: stdout, stderr, exit code.
+            "12.0\nexit code: 0",
+        ),
+        Block::text("The average is 12."),
+    ];
+    assert_eq!(whole.message.blocks, expected);
+    // Nothing is owed: the turn ends.
+    assert_eq!(whole.stop, StopReason::EndTurn);
+    assert!(whole.not_kept().is_empty(), "{:?}", whole.not_kept());
+    let bytes = bedrock_stream(&[
+        ("messageStart", json!({"role": "assistant"})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Let me compute that."}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 0})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 1, "start": {"toolUse": {
+            "toolUseId": "tooluse_WytfF0g1S5qUeEPm0ptOdQ", "name": "nova_code_interpreter", "type": "server_tool_use"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"code\": \"numbers = [10, 24, 2]\\n"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolUse": {"input": "sum(numbers) / len(numbers)\"}"}}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 1})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 2, "start": {"toolResult": {
+            "toolUseId": "tooluse_WytfF0g1S5qUeEPm0ptOdQ", "type": "nova_code_interpreter_result", "status": "success"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 2, "delta": {"toolResult": [
+            {"text": "{\"stdOut\":\"12.0\",\"stdErr\":\"\",\"exitCode\":0,\"isError\":false}"}]}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 2})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 3, "delta": {"text": "The average is 12."}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 3})),
+        ("messageStop", json!({"stopReason": "end_turn"})),
+        (
+            "metadata",
+            json!({"usage": {"inputTokens": 40, "outputTokens": 25, "totalTokens": 65}, "metrics": {"latencyMs": 1200}}),
+        ),
+    ]);
+    for size in [1, 7, 64, 4096] {
+        let streamed = streamed(Provider::Bedrock, &bytes, size);
+        assert_eq!(streamed, whole, "chunks of {size}");
+        assert_eq!(
+            serde_json::to_string(&streamed).unwrap(),
+            serde_json::to_string(&whole).unwrap(),
+            "chunks of {size}"
+        );
+    }
+    // They go back natively, as they came, whole and streamed.
+    for reply in [&whole, &streamed(Provider::Bedrock, &bytes, 13)] {
+        let native = bedrock_native(reply);
+        assert_eq!(native.len(), 4);
+        assert_eq!(native[1], call);
+        assert_eq!(native[2], result);
+    }
+}
+
+#[test]
+fn a_nova_tool_error_and_json_content_are_read_alike_whole_and_streamed() {
+    // `status: "error"` is an error; `json` content is compact JSON text, each item a line
+    // (`ToolResultContentBlock`, `ToolResultBlockDelta` in the service model). Next to the
+    // provider's call, a client's call still stops the reply for tool use.
+    let whole = Provider::Bedrock
+        .read_reply(
+            &json!({"output": {"message": {"role": "assistant", "content": [
+                {"toolUse": {"toolUseId": "tooluse_1", "name": "nova_code_interpreter", "type": "server_tool_use", "input": {"code": "1/0"}}},
+                {"toolResult": {"toolUseId": "tooluse_1", "type": "nova_code_interpreter_result", "status": "error", "content": [
+                    {"text": "ZeroDivisionError"},
+                    {"json": {"stdOut": "", "stdErr": "division by zero", "exitCode": 1, "isError": true}}]}},
+                {"toolUse": {"toolUseId": "tooluse_2", "name": "read", "input": {"path": "a.py"}}}]}},
+                "stopReason": "tool_use"})
             .to_string(),
         )
         .unwrap();
     assert_eq!(
-        whole.message.blocks,
-        [
-            Block::text("It is 20 C."),
-            Block::text("[Not kept: Bedrock citations content]"),
-        ]
+        whole.message.blocks[1],
+        Block::tool_error(
+            "tooluse_1",
+            "nova_code_interpreter",
+            "ZeroDivisionError\nstderr: division by zero\nexit code: 1"
+        )
     );
-    for size in [1, 5, 4096] {
+    assert_eq!(whole.stop, StopReason::ToolUse);
+    let bytes = bedrock_stream(&[
+        ("messageStart", json!({"role": "assistant"})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 0, "start": {"toolUse": {
+            "toolUseId": "tooluse_1", "name": "nova_code_interpreter", "type": "server_tool_use"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{\"code\": \"1/0\"}"}}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 0})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 1, "start": {"toolResult": {
+            "toolUseId": "tooluse_1", "type": "nova_code_interpreter_result", "status": "error"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolResult": [{"text": "ZeroDivisionError"}]}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"toolResult": [
+            {"json": {"stdOut": "", "stdErr": "division by zero", "exitCode": 1, "isError": true}}]}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 1})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 2, "start": {"toolUse": {"toolUseId": "tooluse_2", "name": "read"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 2, "delta": {"toolUse": {"input": "{\"path\": \"a.py\"}"}}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 2})),
+        ("messageStop", json!({"stopReason": "tool_use"})),
+    ]);
+    for size in [1, 9, 4096] {
         assert_eq!(
             streamed(Provider::Bedrock, &bytes, size),
             whole,
             "chunks of {size}"
         );
+    }
+    // The round owes an output for the client's call only, and sends the provider's call and
+    // result back in the assistant's content; an output for the provider's call is one for no
+    // call.
+    let history = [StoredMessage::user("Divide, then read.")];
+    let tools = [transcript_replay::Tool::new("read", "", r#"{"type":"object"}"#).unwrap()];
+    for reply in [whole.clone(), streamed(Provider::Bedrock, &bytes, 13)] {
+        let answered = [ToolOutput::ok("tooluse_2", "print(1)")];
+        let turn = Turn::new(&history).tools(&tools).round(&reply, &answered);
+        let body = serde_json::to_value(Provider::Bedrock.body(&turn).unwrap()).unwrap();
+        assert_eq!(
+            schemas::bedrock_errors("ConverseRequest", &body),
+            Vec::<String>::new(),
+            "{body}"
+        );
+        let messages = body["messages"].as_array().unwrap();
+        let content = |at: usize| messages[at]["content"].as_array().unwrap().clone();
+        assert_eq!(content(1).len(), 3, "{body}");
+        assert_eq!(content(1)[1]["toolResult"]["toolUseId"], "tooluse_1");
+        assert_eq!(content(2).len(), 1, "{body}");
+        assert_eq!(content(2)[0]["toolResult"]["toolUseId"], "tooluse_2");
+        let extra = [
+            ToolOutput::ok("tooluse_2", "print(1)"),
+            ToolOutput::ok("tooluse_1", "x"),
+        ];
+        assert!(Provider::Bedrock
+            .body(&Turn::new(&history).tools(&tools).round(&reply, &extra))
+            .is_err());
     }
 }
 

@@ -215,6 +215,9 @@ pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
 /// then `exit code: N`; a fetched page its text, or its title and URL; an MCP result its text
 /// content; an error (`*_error`, or `is_error`) its `error_code`; anything else its content as
 /// compact JSON.
+/// The fields of a code execution result.
+const CODE_FIELDS: [&str; 3] = ["stdout", "stderr", "return_code"];
+
 pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
     use serde_json::Value;
     let content = reply::field(block, &["content"]);
@@ -239,26 +242,8 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
     let output = match content {
         Value::Array(items) => items.iter().map(item).collect::<Vec<_>>().join("\n"),
         Value::String(text) => text.clone(),
-        Value::Object(fields)
-            if fields.contains_key("stdout") || fields.contains_key("return_code") =>
-        {
-            let mut lines = Vec::new();
-            if let Some(stdout) = reply::field(content, &["stdout"])
-                .as_str()
-                .filter(|text| !text.is_empty())
-            {
-                lines.push(stdout.to_owned());
-            }
-            if let Some(stderr) = reply::field(content, &["stderr"])
-                .as_str()
-                .filter(|text| !text.is_empty())
-            {
-                lines.push(format!("stderr: {stderr}"));
-            }
-            if let Some(code) = reply::field(content, &["return_code"]).as_i64() {
-                lines.push(format!("exit code: {code}"));
-            }
-            lines.join("\n")
+        Value::Object(_) if reply::code_output(content, CODE_FIELDS).is_some() => {
+            reply::code_output(content, CODE_FIELDS).unwrap_or_default()
         }
         Value::Object(_) => {
             // A fetched page: its text when it came as text, else its title and URL.

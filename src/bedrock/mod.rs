@@ -78,6 +78,17 @@
 //!
 //! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs`, `tests/round_linkage.rs`
 //! and `conformance/tests/round_schemas.rs` (the service model's shapes).
+//!
+//! # What a reply carries, kept
+//!
+//! | content | in the record | in the round in flight |
+//! |---|---|---|
+//! | `citationsContent` (document citations; Nova web grounding, <https://docs.aws.amazon.com/nova/latest/userguide/grounding.html>) | its text, then one `source` block per distinct source its citations name (`location.web.url`, else `source`; `title`; `sourceContent` as the cited words) | as it came (streamed: `citationsContent` with the citations the deltas gave) |
+//! | Nova built-in tools (<https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>): `toolUse` of `"type": "server_tool_use"` and the `toolResult` after it | a `tool_use` with `provider_executed` (no output owed, never stop `tool_use`), then a `tool_result` named after it: `text` items as they are, `json` items as compact JSON, one a line; `status: "error"` an error | as they came, with the rest of the reply; no result is written for them |
+//! | any other block (`guardContent`, `document`, ...) | `[Not kept: Bedrock {type} content]`, listed by [`Reply::not_kept`](crate::Reply::not_kept) | as it came |
+//!
+//! A stream gives the same [`Reply`](crate::Reply) as the whole body of the same response, in
+//! any chunking. Checked by `conformance/tests/not_kept.rs`.
 
 mod error;
 mod reply;

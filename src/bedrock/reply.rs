@@ -37,11 +37,23 @@ pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
 /// `content_filter` and `model_context_window_exceeded` → `context_window_exceeded`; any
 /// other word (`malformed_model_output`, `malformed_tool_use`) kept.
 ///
+/// `citationsContent` (document citations, Nova web grounding) becomes its text, then one
+/// `source` block per distinct source its `citations` name, right after it: the URL from
+/// `location.web.url` (else the citation's `source`), its `title`, its `sourceContent` as the
+/// cited words; a citation with neither URL nor title gives none.
+///
+/// Nova's built-in tools (<https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>):
+/// a `toolUse` of `"type": "server_tool_use"` (`nova_code_interpreter`, ...) is a `tool_use`
+/// with `provider_executed`, which owes no output and never makes the stop reason `tool_use`;
+/// the `toolResult` the reply carries for it is a `tool_result` named after its call, its
+/// content as text (`text` items as they are, `json` items as compact JSON, one a line;
+/// any other item the `[Not kept: ...]` marker), `status: "error"` an error.
+///
 /// What does not cross prose replay, and is left out: a reasoning block's `signature` and
-/// `redactedContent` (encrypted, with no words to replay). Any other block (citations,
-/// documents, video, guardrail content, ...) is not refused: it becomes the text
-/// `[Not kept: Bedrock {type} content]` where it stood, is listed by
-/// [`Reply::not_kept`], and goes back natively in the round in flight.
+/// `redactedContent` (encrypted, with no words to replay). Any other block (documents, video,
+/// guardrail content, ...) is not refused: it becomes the text `[Not kept: Bedrock {type}
+/// content]` where it stood, is listed by [`Reply::not_kept`]. Every block, cited text and
+/// server tool blocks included, goes back natively, as it came, in the round in flight.
 ///
 /// # Errors
 ///
@@ -92,13 +104,14 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let message_at = output_at.child(output.message, "message");
     let message: Message<'_> = message_at.read()?;
     let mut blocks = Vec::with_capacity(message.content.len());
-    let mut not_kept = Vec::new();
+    let mut reading = Reading::default();
     for (index, &raw) in message.content.iter().enumerate() {
         blocks.extend(read_block(
             &message_at.child(raw, format_args!("content[{index}]")),
-            &mut not_kept,
+            &mut reading,
         )?);
     }
+    let not_kept = reading.not_kept;
     let usage = match at.present(response.usage, "usage") {
         Some(usage_at) => read_usage(&usage_at)?.usage(),
         None => None,
@@ -108,15 +121,26 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native).not_keeping(not_kept))
 }
 
+/// What reading a reply's blocks keeps from one block to the next: the kinds not kept, and the
+/// provider-executed calls so far, by id (a result is named after its call).
+#[derive(Debug, Default)]
+struct Reading {
+    not_kept: Vec<String>,
+    calls: Vec<(String, String)>,
+}
+
 /// One content block: the blocks it becomes (none for reasoning with no words to replay,
-/// redacted); a block of a kind the crate does not read becomes the `[Not kept: ...]`
-/// marker, its kind added to `not_kept`; `citationsContent` its text, then the marker of its
-/// citations (as a stream of it gives them).
-fn read_block(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<Vec<Block>, ReplyError> {
+/// redacted); `citationsContent` its text, then its sources; a `toolUse` of type
+/// `server_tool_use` a provider-executed call, and a `toolResult` a `tool_result`; a block of a
+/// kind the crate does not read becomes the `[Not kept: ...]` marker, its kind added to
+/// `not_kept`.
+fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct Cited {
         #[serde(default)]
         content: Vec<CitedText>,
+        #[serde(default)]
+        citations: Vec<serde_json::Value>,
     }
     #[derive(Deserialize)]
     struct CitedText {
@@ -130,6 +154,19 @@ fn read_block(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<Vec<Block>, Rep
         name: String,
         #[serde(borrow)]
         input: &'a RawValue,
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ToolResult<'a> {
+        tool_use_id: String,
+        #[serde(borrow, default)]
+        content: Vec<&'a RawValue>,
+        #[serde(default)]
+        status: Option<String>,
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
     }
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -164,16 +201,45 @@ fn read_block(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<Vec<Block>, Rep
                 .into_iter()
                 .filter_map(|part| part.text)
                 .collect();
-            not_kept.push("citations".to_owned());
-            Ok(vec![
-                Block::text(text),
-                Block::text(crate::marker::not_kept(Provider::Bedrock, "citations")),
-            ])
+            Ok(std::iter::once(Block::text(text))
+                .chain(sources(&cited.citations))
+                .collect())
         }
         "toolUse" => {
             let call: ToolUse<'_> = value_at.read()?;
             let input = reply::object_input(&value_at.child(call.input, "input"))?;
+            if call.kind.as_deref() == Some(SERVER_TOOL_USE) {
+                reading
+                    .calls
+                    .push((call.tool_use_id.clone(), call.name.clone()));
+                return Ok(vec![Block::provider_tool_use(
+                    call.tool_use_id,
+                    call.name,
+                    input,
+                )]);
+            }
             Ok(vec![Block::tool_use(call.tool_use_id, call.name, input)])
+        }
+        "toolResult" => {
+            let result: ToolResult<'_> = value_at.read()?;
+            let mut output = Vec::with_capacity(result.content.len());
+            for (index, &item) in result.content.iter().enumerate() {
+                let item_at = value_at.child(item, format_args!("content[{index}]"));
+                let members: BTreeMap<String, &RawValue> = item_at.read()?;
+                output.extend(
+                    members
+                        .iter()
+                        .map(|(kind, value)| result_item(kind, value, &mut reading.not_kept)),
+                );
+            }
+            let tool_name =
+                result_name(&reading.calls, &result.tool_use_id, result.kind.as_deref());
+            Ok(vec![Block::ToolResult {
+                tool_use_id: result.tool_use_id,
+                tool_name,
+                output: output.join("\n"),
+                is_error: result.status.as_deref() == Some("error"),
+            }])
         }
         // Redacted reasoning is encrypted, with no words to replay.
         "reasoningContent" => Ok(value_at
@@ -190,13 +256,92 @@ fn read_block(at: &At<'_>, not_kept: &mut Vec<String>) -> Result<Vec<Block>, Rep
             )])
         }
         other => {
-            not_kept.push(other.to_owned());
+            reading.not_kept.push(other.to_owned());
             Ok(vec![Block::text(crate::marker::not_kept(
                 Provider::Bedrock,
                 other,
             ))])
         }
     }
+}
+
+/// The `type` of a `toolUse` the provider runs itself (Nova's built-in tools,
+/// <https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>; `ToolUseType` in
+/// the service model).
+pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
+
+/// The sources a `citationsContent` block's citations name, one per distinct source: each
+/// citation's `location.web.url` (Nova web grounding,
+/// <https://docs.aws.amazon.com/nova/latest/userguide/grounding.html>), else its `source`, as
+/// the URL; its `title` as the title; its `sourceContent` texts as the cited words (`Citation`
+/// and `CitationsDelta` in the service model,
+/// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Citation.html>). A
+/// citation that names neither a URL nor a title (a document location without a title) gives
+/// none.
+pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
+    let flat: Vec<serde_json::Value> = citations
+        .iter()
+        .map(|citation| {
+            let cited: Vec<&str> = reply::field(citation, &["sourceContent"])
+                .as_array()
+                .map(|parts| {
+                    parts
+                        .iter()
+                        .filter_map(|part| reply::field(part, &["text"]).as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let url = reply::field(citation, &["location", "web", "url"])
+                .as_str()
+                .or_else(|| reply::field(citation, &["source"]).as_str());
+            serde_json::json!({
+                "url": url,
+                "title": reply::field(citation, &["title"]).as_str(),
+                "cited_text": (!cited.is_empty()).then(|| cited.join("\n")),
+            })
+        })
+        .collect();
+    reply::sources(&flat, &["url"], &["title"], &["cited_text"])
+}
+
+/// One member of a provider-executed tool's `toolResult` content, as text: the code
+/// interpreter's result (`{"stdOut", "stdErr", "exitCode"}`, as JSON or as the JSON text of a
+/// `text` item, <https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>) as
+/// DESIGN §15 writes code execution; other `text` as it is, other `json` as compact JSON
+/// text; any other kind (an image, a document) the `[Not kept: ...]` marker, its kind added
+/// to `not_kept`.
+pub(super) fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<String>) -> String {
+    const CODE_FIELDS: [&str; 3] = ["stdOut", "stdErr", "exitCode"];
+    let code = |json: &str| {
+        serde_json::from_str::<serde_json::Value>(json)
+            .ok()
+            .and_then(|value| reply::code_output(&value, CODE_FIELDS))
+    };
+    match kind {
+        "text" => {
+            let text = serde_json::from_str::<String>(value.get())
+                .unwrap_or_else(|_| crate::wire::CompactJson(value.get()).to_string());
+            code(&text).unwrap_or(text)
+        }
+        "json" => {
+            code(value.get()).unwrap_or_else(|| crate::wire::CompactJson(value.get()).to_string())
+        }
+        other => {
+            not_kept.push(other.to_owned());
+            crate::marker::not_kept(Provider::Bedrock, other)
+        }
+    }
+}
+
+/// The name of the tool a `toolResult` answers: its call's, else its `type` without `_result`
+/// (`nova_code_interpreter_result`), else `toolResult`.
+pub(super) fn result_name(calls: &[(String, String)], id: &str, kind: Option<&str>) -> String {
+    calls
+        .iter()
+        .find(|(known, _)| known == id)
+        .map(|(_, name)| name.clone())
+        .or_else(|| kind.map(|kind| kind.trim_end_matches("_result").to_owned()))
+        .unwrap_or_else(|| "toolResult".to_owned())
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.

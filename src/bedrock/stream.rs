@@ -1,12 +1,14 @@
 //! Reading a streamed Converse reply (`ConverseStream`): AWS event-stream frames, from
 //! `messageStart` to `messageStop`, then `metadata`.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::error::read_exception;
-use super::reply::{read_usage, STOP_REASONS};
+use super::reply::{read_usage, result_item, result_name, SERVER_TOOL_USE, STOP_REASONS};
 use crate::provider::Provider;
 use crate::provider_error::{ErrorKind, ProviderError};
 use crate::record::{Block, StoredMessage};
@@ -19,18 +21,22 @@ use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamR
 /// response body's bytes as they arrive.
 ///
 /// Each frame's `:event-type` says what it is: `contentBlockStart` begins a tool call
-/// (`start.toolUse`, its `toolUseId` and name); `contentBlockDelta` adds to the block at its
-/// `contentBlockIndex` (`delta.text`, `delta.toolUse.input` pieces, `delta.reasoningContent`
-/// text; its `signature` and `redactedContent` are kept for the round in flight, never
-/// stored); `messageStop` ends the reply with its `stopReason`; `metadata`, which comes after
-/// it, gives the usage. A tool call that streams no input delta has `{}`
+/// (`start.toolUse`, its `toolUseId` and name; with `"type": "server_tool_use"`, a Nova
+/// built-in tool the provider runs, which owes no output) or a server tool's result
+/// (`start.toolResult`, its `toolUseId` and `status`); `contentBlockDelta` adds to the block at
+/// its `contentBlockIndex` (`delta.text`, `delta.toolUse.input` pieces, `delta.toolResult`
+/// content items, `delta.citation` citations of the text, `delta.reasoningContent` text; its
+/// `signature` and `redactedContent` are kept for the round in flight, never stored);
+/// `contentBlockStop` places a cited text's sources after it; `messageStop` ends the reply with
+/// its `stopReason`; `metadata`, which comes after it, gives the usage. The `Reply` is the one
+/// [`read_reply`](super::read_reply) gives for the same response: cited text then its
+/// `source` blocks, a server tool's call and its `tool_result`. A tool call that streams no input delta has `{}`
 /// (<https://github.com/microsoft/autogen/issues/6979>). An exception frame
 /// (`throttlingException`, `modelStreamErrorException`, ...) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
 /// and so are a CRC that does not match, a frame cut short, and a stream that ends before
 /// `messageStop` (a truncated frame read as a short answer was a public bug,
-/// <https://github.com/ankit373/hydra/issues/880>). `citation` deltas have no block in the
-/// record, as in [`read_reply`](super::read_reply), and are an error.
+/// <https://github.com/ankit373/hydra/issues/880>).
 ///
 /// ```
 /// use transcript_replay::{bedrock, Block};
@@ -85,34 +91,51 @@ pub fn stream() -> StreamReader {
 #[derive(Debug)]
 enum Kind {
     Text,
-    Reasoning { signature: String, redacted: String },
+    /// A `citationsContent` block: its text, and the citations its `citation` deltas gave;
+    /// `placed` once their sources are among the blocks.
+    Cited {
+        citations: Vec<Value>,
+        placed: bool,
+    },
+    Reasoning {
+        signature: String,
+        redacted: String,
+    },
     ToolUse,
+    /// A call the provider runs itself (a Nova built-in tool), as its start carried it
+    /// (`toolUseId`, `name`, `type`); it goes back with its input the deltas made.
+    ServerToolUse(Box<RawValue>),
+    /// A provider-executed tool's result: its start (`toolUseId`, `type`, `status`), its content
+    /// items as the deltas carried them, and each member of them as text.
+    ToolResult {
+        start: Box<RawValue>,
+        items: Vec<Box<RawValue>>,
+        rendered: Vec<String>,
+    },
 }
+
+/// Where the keys of a cited block's sources begin, above any index Bedrock gives a block.
+const SOURCES: usize = usize::MAX / 2;
 
 #[derive(Debug, Default)]
 struct Stream {
     blocks: Blocks,
     kinds: Vec<(usize, Kind)>,
+    /// The provider-executed calls so far, by id, for their results' names.
+    server_calls: Vec<(String, String)>,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
-    /// The blocks that carried citations, whose marker follows them.
-    cited: Vec<usize>,
     not_kept: Vec<String>,
 }
 
 impl Stream {
     /// The kind of the block at `index`, which `new` gives when the block is new.
     fn kind(&mut self, index: usize, new: impl FnOnce() -> Kind) -> Option<&mut Kind> {
-        // Searched from the end: deltas go to the newest blocks.
         if !self.kinds.iter().rev().any(|(known, _)| *known == index) {
             self.kinds.push((index, new()));
         }
-        self.kinds
-            .iter_mut()
-            .rev()
-            .find(|(known, _)| *known == index)
-            .map(|(_, kind)| kind)
+        kind_of(&mut self.kinds, index)
     }
 
     fn delta(
@@ -123,15 +146,17 @@ impl Stream {
     ) -> Result<(), Failure> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
-        struct Piece {
+        struct Piece<'a> {
             #[serde(default)]
             text: Option<String>,
             #[serde(default)]
             tool_use: Option<ToolUse>,
+            #[serde(borrow, default)]
+            tool_result: Option<Vec<&'a RawValue>>,
             #[serde(default)]
             reasoning_content: Option<Reasoning>,
             #[serde(default)]
-            citation: Option<serde::de::IgnoredAny>,
+            citation: Option<Value>,
         }
         #[derive(Deserialize)]
         struct ToolUse {
@@ -148,7 +173,7 @@ impl Stream {
             #[serde(default)]
             redacted_content: Option<String>,
         }
-        let piece: Piece =
+        let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
         if let Some(text) = piece.text {
             self.kind(index, || Kind::Text);
@@ -175,16 +200,86 @@ impl Stream {
                 self.blocks.reasoning(index, &text, deltas);
             }
         }
-        if piece.citation.is_some() && !self.cited.contains(&index) {
-            // The whole reply carries this block as `citationsContent`: its text, then the
-            // marker for the citations, which `contentBlockStop` adds.
-            self.cited.push(index);
+        if let Some(items) = piece.tool_result {
+            self.result_items(index, &items)?;
+        }
+        if let Some(citation) = piece.citation {
+            // The whole reply carries this block as `citationsContent`: its text, then its
+            // sources, which `contentBlockStop` places.
+            let new = || Kind::Cited {
+                citations: Vec::new(),
+                placed: false,
+            };
+            match self.kind(index, new) {
+                Some(Kind::Cited { citations, .. }) => citations.push(citation),
+                Some(kind @ Kind::Text) => {
+                    *kind = Kind::Cited {
+                        citations: vec![citation],
+                        placed: false,
+                    };
+                }
+                Some(
+                    Kind::Reasoning { .. }
+                    | Kind::ToolUse
+                    | Kind::ServerToolUse(_)
+                    | Kind::ToolResult { .. },
+                )
+                | None => {}
+            }
         }
         Ok(())
     }
 
-    /// The content blocks as Bedrock takes them back in the round in flight: text, tool uses
-    /// with their input, reasoning with its signature (or redacted, as it came).
+    /// Content items of the provider-executed tool's result at `index`: kept as they came, and
+    /// its output made again from all of them, as the whole reply's `toolResult` gives it.
+    fn result_items(&mut self, index: usize, items: &[&RawValue]) -> Result<(), Failure> {
+        let Some(Kind::ToolResult {
+            items: known,
+            rendered,
+            ..
+        }) = kind_of(&mut self.kinds, index)
+        else {
+            // A result that never started: nothing to add it to.
+            return Ok(());
+        };
+        for &item in items {
+            let members: BTreeMap<String, &RawValue> =
+                serde_json::from_str(item.get()).map_err(|error| Failure::json(&error))?;
+            rendered.extend(
+                members
+                    .iter()
+                    .map(|(kind, value)| result_item(kind, value, &mut self.not_kept)),
+            );
+            known.push(item.to_owned());
+        }
+        let output = rendered.join("\n");
+        if let Some(Block::ToolResult { output: whole, .. }) = self.blocks.whole_mut(index) {
+            *whole = output;
+        }
+        Ok(())
+    }
+
+    /// The sources of the cited block at `index`, right after it, once.
+    fn place_sources(&mut self, index: usize) {
+        let Some(Kind::Cited { citations, placed }) = kind_of(&mut self.kinds, index) else {
+            return;
+        };
+        if std::mem::replace(placed, true) {
+            return;
+        }
+        for (n, source) in super::reply::sources(citations).into_iter().enumerate() {
+            // Keys of their own, after every block index.
+            let key = SOURCES
+                .saturating_add(index.saturating_mul(4096))
+                .saturating_add(n);
+            self.blocks.whole(key, source);
+        }
+    }
+
+    /// The content blocks as Bedrock takes them back in the round in flight: text (cited text
+    /// as `citationsContent` with its citations), tool uses with their input (a server tool's
+    /// with its `type`), a server tool's `toolResult` with the content it streamed, reasoning
+    /// with its signature (or redacted, as it came).
     fn native(&mut self) -> Vec<Box<RawValue>> {
         let kinds = std::mem::take(&mut self.kinds);
         let mut native = Vec::with_capacity(kinds.len());
@@ -233,7 +328,35 @@ impl Stream {
                     string(&name),
                     native_input(&input)
                 ),
-                (Kind::Text | Kind::ToolUse, _) => continue,
+                (Kind::Cited { citations, .. }, block) => {
+                    let content = match block {
+                        Some(Block::Text { text }) => format!(r#"[{{"text":{}}}]"#, string(&text)),
+                        Some(_) | None => "[]".to_owned(),
+                    };
+                    format!(
+                        r#"{{"citationsContent":{{"content":{content},"citations":{}}}}}"#,
+                        Value::from(citations.clone())
+                    )
+                }
+                (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
+                    let input = serde_json::from_str(native_input(&input))
+                        .unwrap_or_else(|_| Value::Object(serde_json::Map::new()));
+                    match with_field(start, "input", input) {
+                        Some(call) => format!(r#"{{"toolUse":{call}}}"#),
+                        None => continue,
+                    }
+                }
+                (Kind::ToolResult { start, items, .. }, _) => {
+                    let content = items
+                        .iter()
+                        .filter_map(|item| serde_json::from_str(item.get()).ok())
+                        .collect();
+                    match with_field(start, "content", Value::Array(content)) {
+                        Some(result) => format!(r#"{{"toolResult":{result}}}"#),
+                        None => continue,
+                    }
+                }
+                (Kind::Text | Kind::ToolUse | Kind::ServerToolUse(_), _) => continue,
             };
             if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
@@ -242,6 +365,22 @@ impl Stream {
         self.kinds = kinds;
         native
     }
+}
+
+/// The kind of the block at `index`, searched from the end: deltas go to the newest blocks.
+fn kind_of(kinds: &mut [(usize, Kind)], index: usize) -> Option<&mut Kind> {
+    kinds
+        .iter_mut()
+        .rev()
+        .find(|(known, _)| *known == index)
+        .map(|(_, kind)| kind)
+}
+
+/// A start event's object with one more field, as JSON text; `None` when it is no object.
+fn with_field(start: &RawValue, name: &str, value: Value) -> Option<String> {
+    let mut fields: serde_json::Map<String, Value> = serde_json::from_str(start.get()).ok()?;
+    fields.insert(name.to_owned(), value);
+    Some(Value::Object(fields).to_string())
 }
 
 impl Events for Stream {
@@ -262,15 +401,28 @@ impl Events for Stream {
         }
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
-        struct Start {
-            #[serde(default)]
-            tool_use: Option<ToolStart>,
+        struct Start<'a> {
+            #[serde(borrow, default)]
+            tool_use: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            tool_result: Option<&'a RawValue>,
         }
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct ToolStart {
             tool_use_id: String,
             name: String,
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ResultStart {
+            tool_use_id: String,
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+            #[serde(default)]
+            status: Option<String>,
         }
         let (name, data) = match frame {
             Frame::Event { name, data } => (name, data),
@@ -293,12 +445,49 @@ impl Events for Stream {
         match name {
             "contentBlockStart" => {
                 if let Some(start) = event.start {
-                    let start: Start =
+                    let start: Start<'_> =
                         serde_json::from_str(start.get()).map_err(|error| Failure::json(&error))?;
-                    if let Some(tool) = start.tool_use {
-                        self.kinds.push((index, Kind::ToolUse));
+                    if let Some(raw) = start.tool_use {
+                        let tool: ToolStart = serde_json::from_str(raw.get())
+                            .map_err(|error| Failure::json(&error))?;
                         self.blocks
                             .call(index, &tool.tool_use_id, &tool.name, true, deltas);
+                        if tool.kind.as_deref() == Some(SERVER_TOOL_USE) {
+                            // Nova's built-in tools: the provider runs the call.
+                            self.blocks.provider_executed(index);
+                            self.server_calls.push((tool.tool_use_id, tool.name));
+                            self.kinds
+                                .push((index, Kind::ServerToolUse(raw.to_owned())));
+                        } else {
+                            self.kinds.push((index, Kind::ToolUse));
+                        }
+                    }
+                    if let Some(raw) = start.tool_result {
+                        let result: ResultStart = serde_json::from_str(raw.get())
+                            .map_err(|error| Failure::json(&error))?;
+                        let tool_name = result_name(
+                            &self.server_calls,
+                            &result.tool_use_id,
+                            result.kind.as_deref(),
+                        );
+                        // Its content comes in the deltas that follow.
+                        self.blocks.whole(
+                            index,
+                            Block::ToolResult {
+                                tool_use_id: result.tool_use_id,
+                                tool_name,
+                                output: String::new(),
+                                is_error: result.status.as_deref() == Some("error"),
+                            },
+                        );
+                        self.kinds.push((
+                            index,
+                            Kind::ToolResult {
+                                start: raw.to_owned(),
+                                items: Vec::new(),
+                                rendered: Vec::new(),
+                            },
+                        ));
                     }
                 }
             }
@@ -319,14 +508,8 @@ impl Events for Stream {
                         .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
                 }
             }
-            "contentBlockStop" if self.cited.contains(&index) => {
-                // A key of its own, after every block index, so it follows the text.
-                let key = usize::MAX - index;
-                let marker = crate::marker::not_kept(Provider::Bedrock, "citations");
-                self.blocks.text(key, &marker, deltas);
-                self.not_kept.push("citations".to_owned());
-            }
-            // `messageStart`, `contentBlockStop`, and event types added later.
+            "contentBlockStop" => self.place_sources(index),
+            // `messageStart`, and event types added later.
             _ => {}
         }
         Ok(())
@@ -335,6 +518,11 @@ impl Events for Stream {
     fn finish(&mut self) -> Result<Reply, Failure> {
         if !self.stopped {
             return Err(Failure::Cut("messageStop"));
+        }
+        // A cited block whose stop never came still has its sources, after it.
+        let cited: Vec<usize> = self.kinds.iter().map(|(index, _)| *index).collect();
+        for index in cited {
+            self.place_sources(index);
         }
         let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
         let native = self.native();

@@ -386,6 +386,36 @@ pub(crate) fn source_line(url: Option<&str>, title: Option<&str>) -> Option<Stri
     }
 }
 
+/// Code a provider ran, as DESIGN §15 writes its output: its stdout, then `stderr: ...` when
+/// there is any, then `exit code: N`, one a line; the keys name the fields of the provider's
+/// result (Anthropic `stdout`, `stderr`, `return_code`; Nova `stdOut`, `stdErr`, `exitCode`).
+/// `None` when the value has none of them.
+pub(crate) fn code_output(
+    value: &serde_json::Value,
+    [stdout, stderr, code]: [&str; 3],
+) -> Option<String> {
+    let fields = value.as_object()?;
+    if !(fields.contains_key(stdout) || fields.contains_key(code)) {
+        return None;
+    }
+    let text = |key: &str| {
+        field(value, &[key])
+            .as_str()
+            .filter(|text| !text.is_empty())
+    };
+    let mut lines = Vec::new();
+    if let Some(stdout) = text(stdout) {
+        lines.push(stdout.to_owned());
+    }
+    if let Some(stderr) = text(stderr) {
+        lines.push(format!("stderr: {stderr}"));
+    }
+    if let Some(code) = field(value, &[code]).as_i64() {
+        lines.push(format!("exit code: {code}"));
+    }
+    Some(lines.join("\n"))
+}
+
 /// The value at a path of keys, `null` where there is none.
 pub(crate) fn field<'v>(value: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
     path.iter().fold(value, |value, key| {

@@ -180,6 +180,15 @@ impl Blocks {
         }
     }
 
+    /// The block that came whole at `key`, to complete as the rest of it comes (a result
+    /// whose content streams after its start).
+    pub(crate) fn whole_mut(&mut self, key: usize) -> Option<&mut Block> {
+        match self.slot(key) {
+            Some((_, Slot::Whole(block))) => Some(block),
+            Some(_) | None => None,
+        }
+    }
+
     /// The blocks, built.
     pub(crate) fn blocks(&self) -> Vec<Block> {
         self.slots.iter().map(build).collect()
