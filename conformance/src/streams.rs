@@ -150,7 +150,7 @@ pub fn pieces(text: &str, size: usize) -> Vec<String> {
 pub fn body(provider: Provider, spec: &Spec) -> String {
     let raw = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
     match provider {
-        Provider::OpenAi => {
+        Provider::OpenAi | Provider::Compatible(_) => {
             let mut message = json!({"role": "assistant"});
             let reasoning: String = spec
                 .items
@@ -311,7 +311,7 @@ fn responses_items(spec: &Spec) -> Vec<Value> {
 pub fn stream(provider: Provider, spec: &Spec, size: usize) -> Vec<u8> {
     let raw = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
     match provider {
-        Provider::OpenAi => {
+        Provider::OpenAi | Provider::Compatible(_) => {
             let chunk = |delta: Value, finish: Value| {
                 (None, json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
                     "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}]})

@@ -1,11 +1,14 @@
 //! A stream reader finishes into what `read_reply` reads from the same response whole, for
 //! every provider, however the bytes are split: any chunking gives the same deltas (joined)
 //! and the same reply, the deltas add up to the reply's blocks, and a reply that called tools
-//! makes the same round in flight, streamed or whole.
+//! makes the same round in flight, streamed or whole; for the five providers and for every
+//! compatible server's dialect.
 
 use proptest::prelude::*;
 use serde_json::Value;
-use transcript_replay::{Block, Delta, Provider, Reply, StoredMessage, Tool, ToolOutput, Turn};
+use transcript_replay::{
+    Block, Delta, Dialect, Provider, Reply, StoredMessage, Tool, ToolOutput, Turn,
+};
 use transcript_replay_conformance::records;
 use transcript_replay_conformance::streams::{self, Item, Spec};
 
@@ -166,7 +169,9 @@ proptest! {
         size in 1..8usize,
         cuts in prop::collection::vec(any::<usize>(), 0..12),
     ) {
-        for provider in Provider::ALL {
+        // The five, and every compatible server's dialect through the Chat shapes.
+        let dialects = Dialect::NAMED.map(Provider::Compatible);
+        for provider in Provider::ALL.into_iter().chain(dialects) {
             let whole = provider.read_reply(&streams::body(provider, &spec)).unwrap();
             let bytes = streams::stream(provider, &spec, size);
             let (at_once, reply) = read(provider, &bytes, &[]);

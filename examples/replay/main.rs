@@ -284,6 +284,12 @@ fn run(options: &Options) -> Result<(), String> {
                             *family,
                             pretty,
                         ),
+                        Provider::Compatible(dialect) => write_priced(
+                            &mut out,
+                            &transcript_replay::openai::render_for(&wire, dialect),
+                            *family,
+                            pretty,
+                        ),
                         other => return Err(format!("no fragment for {other}")),
                     }
                 }

@@ -1,5 +1,5 @@
 //! Arbitrary bytes through `parse_record`, `replay_messages`, three renderers, all five
-//! providers' whole bodies and their estimates, checking the invariants that hold for every
+//! providers' and every named dialect's whole bodies and their estimates, checking the invariants that hold for every
 //! record; and the fast record reader against the serde reader on every text: whatever it
 //! takes, it reads as the serde reader does.
 
@@ -8,8 +8,8 @@
 use libfuzzer_sys::fuzz_target;
 use transcript_replay::{
     anthropic, bedrock, estimate_tokens, gemini, image_tokens, openai, openai_responses,
-    parse_record, parse_record_by_serde, parse_record_fast_only, replay_messages, Part, Priced,
-    StoredMessage, Turn, Vision, WireRole,
+    parse_record, parse_record_by_serde, parse_record_fast_only, replay_messages, Dialect, Part,
+    Priced, Provider, StoredMessage, Turn, Vision, WireRole,
 };
 
 /// A body serializes, the crate's writer gives serde_json's bytes, and its estimate counts
@@ -151,6 +151,10 @@ fuzz_target!(|data: &[u8]| {
         // Bedrock refuses a record whose first turn is the assistant's; any other is built.
         if let Ok(body) = bedrock::body(&turn) {
             priced_exactly(&body);
+        }
+        // Every compatible server's dialect: its system text, roles and types applied.
+        for dialect in Dialect::NAMED {
+            priced_exactly(&Provider::Compatible(dialect).body(&turn).unwrap());
         }
     }
 });

@@ -5,12 +5,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use transcript_replay::Provider;
+use transcript_replay::{Dialect, Provider};
 
 /// Bytes that a stream must hold somewhere to have reached its terminal event.
 fn terminal(provider: Provider) -> &'static [u8] {
     match provider {
-        Provider::OpenAi => b"[DONE]",
+        Provider::OpenAi | Provider::Compatible(_) => b"[DONE]",
         Provider::Anthropic => b"message_stop",
         Provider::OpenAiResponses => b"response.",
         Provider::Gemini => b"finishReason",
@@ -23,7 +23,9 @@ fuzz_target!(|data: &[u8]| {
     // The first bytes choose the chunk sizes; the rest is the stream.
     let (sizes, bytes) = data.split_at(data.len().min(4));
     let sizes: Vec<usize> = sizes.iter().map(|&size| usize::from(size) + 1).collect();
-    for provider in Provider::ALL {
+    // The five, and the dialects whose readers differ: `<think>` tags (Together).
+    let dialects = [Provider::Compatible(&Dialect::TOGETHER)];
+    for provider in Provider::ALL.into_iter().chain(dialects) {
         let mut reader = provider.stream();
         let mut rest = bytes;
         let mut failed = None;

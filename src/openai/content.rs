@@ -115,7 +115,8 @@ impl ThinkSplit {
     pub(super) fn finish(&mut self) -> Vec<Split> {
         let pending = std::mem::take(&mut self.pending);
         let mut out = Vec::new();
-        match self.state {
+        // Whatever comes after is the answer, as it comes.
+        match std::mem::replace(&mut self.state, State::Text) {
             // Content that is only the start of `<think>`, or white space: the answer.
             State::Start | State::Text => push_split(&mut out, Split::Text(pending)),
             State::Thinking { .. } => {

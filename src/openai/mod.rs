@@ -248,6 +248,37 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
     }
 }
 
+/// Renders wire messages as [`render`] does, under a compatible server's [`Dialect`]: its
+/// image and file types, its tool rules, and, for a server that takes system text only at
+/// the beginning, every system message joined into the first.
+///
+/// ```
+/// use transcript_replay::{openai, parse_record, replay_messages, Dialect, Vision};
+///
+/// let record = parse_record(r#"[
+///   {"role": "user", "blocks": [{"type": "text", "text": "Hi"}]},
+///   {"role": "system", "blocks": [{"type": "text", "text": "Be brief."}]},
+///   {"role": "user", "blocks": [{"type": "text", "text": "Still there?"}]}
+/// ]"#)?;
+/// let request = openai::render_for(&replay_messages(&record, Vision::Sees), &Dialect::VLLM);
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi\n\nStill there?"}]}"#,
+/// );
+/// # Ok::<(), transcript_replay::Error>(())
+/// ```
+pub fn render_for<'a>(messages: &[WireMessage<'a>], dialect: &'static Dialect) -> Request<'a> {
+    let rules = rules_of(Provider::Compatible(dialect), dialect);
+    let mut rendered = render::render(messages, &rules, &LIMITS);
+    let system = rendered.system.take().map(|text| Message {
+        role: crate::wire::WireRole::System,
+        content: vec![crate::wire::Part::Text(text)],
+    });
+    Request {
+        messages: system.into_iter().chain(messages_of(rendered)).collect(),
+    }
+}
+
 /// Builds the whole body of a Chat Completions request from a [`Turn`]:
 /// `{...fields, "messages": [S, history, live turn, appended]}`.
 ///

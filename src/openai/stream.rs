@@ -582,6 +582,15 @@ impl Events for Stream {
                     self.refused = true;
                     self.blocks.text(REFUSAL, text, deltas);
                 }
+                if delta
+                    .tool_calls
+                    .as_ref()
+                    .is_some_and(|calls| !calls.is_empty())
+                {
+                    // The content is over when the calls begin: what the splitter held back
+                    // (white space that might have opened `<think>`) takes its place first.
+                    self.end_content(deltas);
+                }
                 for call in delta.tool_calls.iter().flatten() {
                     let key = self.call_of(call, deltas);
                     self.current = Some(key);
