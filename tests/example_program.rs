@@ -105,6 +105,37 @@ fn each_provider_prints_its_request_fragment() {
 }
 
 #[test]
+fn provider_takes_every_compatible_servers_dialect_with_its_rules() {
+    for dialect in transcript_replay::Dialect::NAMED {
+        let args = [
+            "--provider",
+            dialect.id,
+            "--model",
+            "m",
+            "--max-tokens",
+            "100",
+        ];
+        let body = stdout_json(&run(&args, ""));
+        // The dialect's own output-limit field, and the bundled summary in the first system
+        // message where the server takes system text only first.
+        assert_eq!(body[dialect.output_limit], 100, "{}: {body}", dialect.id);
+        let roles: Vec<&str> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|message| message["role"].as_str().unwrap())
+            .collect();
+        let systems = roles.iter().filter(|role| **role == "system").count();
+        match dialect.system {
+            transcript_replay::SystemText::First => assert_eq!(systems, 1, "{}", dialect.id),
+            transcript_replay::SystemText::InPlace => assert_eq!(systems, 2, "{}", dialect.id),
+        }
+        let fragment = stdout_json(&run(&["--provider", dialect.id], ""));
+        assert!(fragment.get("messages").is_some(), "{}", dialect.id);
+    }
+}
+
+#[test]
 fn bad_input_prints_the_error_and_exits_1() {
     for input in ["[{\"role\":\"robot\",\"blocks\":[]}]", "not json", "\u{0}"] {
         let output = run(&["-"], input);

@@ -24,7 +24,10 @@ request body, as JSON.
 
   --vision sees|blind     whether the model views images (default: sees)
   --provider NAME         neutral, openai, openai-responses, anthropic, gemini or bedrock
-                          (default: neutral)
+                          (default: neutral), or a compatible server's dialect of the
+                          OpenAI Chat surface: deepseek, mistral, groq, xai, openrouter,
+                          gemini-openai, together, fireworks, cerebras, perplexity, azure,
+                          vllm, llama-cpp, ollama, lm-studio
   --pretty                indent the JSON
   --model NAME            print the whole request body for this model (a provider is
                           needed); OpenAI and Anthropic take the model in the body, Gemini
@@ -34,7 +37,8 @@ request body, as JSON.
   --live FILE             the live turn: a record of messages not stored yet; - reads
                           standard input
   --max-tokens N          the reply's token limit: Anthropic's max_tokens (default 4096),
-                          OpenAI Chat's max_completion_tokens, Responses'
+                          OpenAI Chat's max_completion_tokens (a compatible server's own
+                          field, max_tokens for most), Responses'
                           max_output_tokens, Gemini's generationConfig.maxOutputTokens,
                           Bedrock's inferenceConfig.maxTokens (none by default)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5

@@ -128,6 +128,19 @@ fn fields(provider: Provider, options: &BodyOptions) -> Fields<'_> {
                 .map(|max_tokens| InferenceConfig { max_tokens }),
             ..Fields::default()
         },
+        // A compatible server: its own output-limit field.
+        Provider::Compatible(dialect) => match dialect.output_limit {
+            "max_tokens" => Fields {
+                model,
+                max_tokens: options.max_tokens,
+                ..Fields::default()
+            },
+            _ => Fields {
+                model,
+                max_completion_tokens: options.max_tokens,
+                ..Fields::default()
+            },
+        },
         _ => Fields::default(),
     }
 }

@@ -65,6 +65,19 @@
 //!
 //! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
 //! `conformance/tests/round_schemas.rs`.
+//!
+//! # OpenAI-compatible servers
+//!
+//! A server that speaks this API with rules of its own is a [`Dialect`]:
+//! [`Provider::Compatible`] builds bodies, reads replies,
+//! streams and errors under its rules ([`render_for`] renders a fragment), and
+//! [`Dialect::NAMED`] lists the servers the crate knows, each rule with its source. What
+//! differs from the table above, when the dialect says so: system text gathered into the
+//! first message, adjacent turns of one role merged, a tool's images as markers inside its
+//! result, the reply's reasoning left out of the round, its own image and file types, and
+//! fields refused. Checked by `tests/dialect_golden.rs` and
+//! `conformance/tests/dialect_rules.rs` (every dialect's bodies against the pinned schema and
+//! its rules), `conformance/tests/stream_chunking.rs` (every dialect's streams).
 
 mod content;
 mod dialect;
