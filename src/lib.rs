@@ -440,7 +440,7 @@ pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages}
 pub use crate::error::Error;
 pub use crate::file::{File, ToolFile};
 pub use crate::fit::Budget;
-pub use crate::marker::Reason;
+pub use crate::marker::{Reason, TextOnlyOutput};
 pub use crate::parse::parse_record;
 #[doc(hidden)]
 pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};

@@ -7,6 +7,40 @@ use std::fmt::{self, Write as _};
 use crate::provider::Provider;
 use crate::signature::ImageFormat;
 
+/// An output item of the round in flight that takes text only: a tool's images and files in
+/// it are markers ([`Reason::NotInOutput`]).
+///
+/// ```
+/// use transcript_replay::TextOnlyOutput;
+/// assert_eq!(TextOnlyOutput::Shell.as_str(), "shell_call_output");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TextOnlyOutput {
+    /// Responses' `shell_call_output`.
+    Shell,
+    /// Responses' `local_shell_call_output`.
+    LocalShell,
+    /// Responses' `apply_patch_call_output`.
+    ApplyPatch,
+}
+
+impl TextOnlyOutput {
+    /// The output item's type, as the request spells it.
+    ///
+    /// ```
+    /// use transcript_replay::TextOnlyOutput;
+    /// assert_eq!(TextOnlyOutput::ApplyPatch.as_str(), "apply_patch_call_output");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextOnlyOutput::Shell => "shell_call_output",
+            TextOnlyOutput::LocalShell => "local_shell_call_output",
+            TextOnlyOutput::ApplyPatch => "apply_patch_call_output",
+        }
+    }
+}
+
 /// Why an image or a file is not shown. Each reason is said plainly in the marker, so a model
 /// told it did not look can say so; a file's marker says `files` where an image's says
 /// `images` (`this model cannot view files`).
@@ -46,6 +80,15 @@ pub enum Reason {
     /// flight, for a server that takes no message after its `tool` messages but the model's
     /// ([`ToolImages::Marker`](crate::ToolImages::Marker)).
     AfterToolResults(Provider),
+    /// `{provider} takes no images in a {item}`: a tool's image in an output item that takes
+    /// text only (Responses' `shell_call_output`, `local_shell_call_output`,
+    /// `apply_patch_call_output`).
+    NotInOutput {
+        /// The provider.
+        provider: Provider,
+        /// The output item.
+        item: TextOnlyOutput,
+    },
     /// `its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image`: the bytes have no
     /// image signature a renderer can read, or their header is cut short. (AVIF is read, and
     /// refused by name: no provider here takes it.)
@@ -198,6 +241,12 @@ impl fmt::Display for Described<'_> {
                 f,
                 "{provider} accepts no {} after a tool result",
                 self.kind.many()
+            ),
+            Reason::NotInOutput { provider, item } => write!(
+                f,
+                "{provider} takes no {} in a {}",
+                self.kind.many(),
+                item.as_str()
             ),
             Reason::UnrecognizedData => {
                 f.write_str("its data is not a PNG, JPEG, GIF, WEBP, HEIC or HEIF image")

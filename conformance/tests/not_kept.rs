@@ -991,3 +991,26 @@ fn a_round_owes_outputs_for_the_clients_calls_only_never_for_the_providers() {
         .body(&Turn::new(&history).tools(&tools).round(&reply, &extra))
         .is_err());
 }
+
+#[test]
+fn a_shell_outputs_image_is_the_marker_in_its_text_not_lost() {
+    let reply = Provider::OpenAiResponses
+        .read_reply(r#"{"status": "completed", "output": [{"type":"shell_call","id":"sh_1","call_id":"call_1","action":{"commands":["screenshot"]},"status":"completed"}]}"#)
+        .unwrap();
+    let history = [StoredMessage::user("Show me.")];
+    let outputs = [ToolOutput::ok("call_1", "saved")
+        .with_image(
+            "image/png",
+            transcript_replay_conformance::records::IMAGES[0],
+        )
+        .with_named_file("log.txt", "text/plain", "aGk=")];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .round(&reply, &outputs);
+    let body = serde_json::to_value(Provider::OpenAiResponses.body(&turn).unwrap()).unwrap();
+    let input = body["input"].as_array().unwrap();
+    assert_eq!(
+        input.last().unwrap()["output"][0]["stdout"],
+        "saved\n\n[Image (image/png) not shown: OpenAI takes no images in a shell_call_output]\n\n[File log.txt (text/plain) not shown: OpenAI takes no files in a shell_call_output]"
+    );
+}

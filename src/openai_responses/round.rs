@@ -5,7 +5,8 @@
 //! screenshot), `shell_call_output` (the output as stdout, exit code 1 for an error),
 //! `local_shell_call_output` and `apply_patch_call_output` (`failed` for an error), each
 //! checked against its schema in the pinned spec (`conformance/tests/not_kept.rs`). The last
-//! three take no image: an output's images are left out of them.
+//! three take text only: an output's images and files are the marker in its text,
+//! `[Image (...) not shown: OpenAI takes no images in a shell_call_output]`.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -14,7 +15,9 @@ use super::request::InputPart;
 use crate::body::{Answer, AssembledRound};
 use crate::cost::{Of, Units};
 use crate::file::File;
-use crate::wire::{DataUrl, Image, Part, Text};
+use crate::marker::{Reason, TextOnlyOutput};
+use crate::provider::Provider;
+use crate::wire::{DataUrl, Image, Part, Piece, Text};
 
 /// One input item of a round.
 #[derive(Debug, Clone)]
@@ -81,8 +84,37 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
             elements.push(Element::Item { round, item });
         }
         let items = assembled.reply.native_items();
-        for answer in assembled.answers {
+        for mut answer in assembled.answers {
             let kind = output_kind(items, answer.id);
+            let item = match kind {
+                OutputKind::Shell => Some(TextOnlyOutput::Shell),
+                OutputKind::LocalShell => Some(TextOnlyOutput::LocalShell),
+                OutputKind::ApplyPatch => Some(TextOnlyOutput::ApplyPatch),
+                OutputKind::Function | OutputKind::Custom | OutputKind::Computer => None,
+            };
+            if let Some(item) = item {
+                // An output item of text only: what it cannot carry is the marker in its text.
+                let reason = Reason::NotInOutput {
+                    provider: Provider::OpenAiResponses,
+                    item,
+                };
+                let mut markers: Vec<Piece<'_>> = answer
+                    .images
+                    .drain(..)
+                    .map(|image| Piece::ImageNotShown {
+                        media_type: image.media_type(),
+                        reason,
+                    })
+                    .collect();
+                markers.extend(answer.files.drain(..).map(|file| Piece::FileNotShown {
+                    media_type: file.media_type(),
+                    name: file.name(),
+                    reason,
+                }));
+                if !markers.is_empty() {
+                    answer.text.join(Text::from_pieces(markers));
+                }
+            }
             elements.push(Element::Output {
                 round,
                 answer: [answer],
