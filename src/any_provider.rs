@@ -161,7 +161,7 @@ impl Provider {
     /// assert!(bytes.starts_with(br#"{"max_tokens":1024,"model":"claude-sonnet-4-5","system":"#));
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
-    pub fn body<'a>(self, turn: &Turn<'a>) -> Result<AnyBody<'a>, BodyError> {
+    pub fn body<'a>(self, turn: &'a Turn<'_>) -> Result<AnyBody<'a>, BodyError> {
         Ok(match self {
             Provider::OpenAi | Provider::Compatible(_) => {
                 AnyBody::OpenAi(openai::body_of(turn, self)?)

@@ -11,7 +11,8 @@ use crate::provider::Provider;
 /// use transcript_replay::{gemini, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
-/// let error = gemini::body(&Turn::new(&history)).unwrap_err();
+/// let turn = Turn::new(&history);
+/// let error = gemini::body(&turn).unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
 ///     "the request would end on a model turn: add the live turn (Gemini rejects a request that ends on a model turn)",

@@ -448,7 +448,7 @@ pub use crate::provider::{Provider, UnknownProvider};
 pub use crate::provider_error::{ErrorKind, ProviderError};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
-pub use crate::reply::{Reply, ReplyError, MADE_ID_PREFIX};
+pub use crate::reply::{Call, Reply, ReplyError, MADE_ID_PREFIX};
 pub use crate::rounds::{ToolImage, ToolOutput};
 pub use crate::rules::ImageLimits;
 pub use crate::signature::ImageFormat;

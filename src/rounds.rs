@@ -150,11 +150,13 @@ impl ToolOutput {
     }
 }
 
-/// One round of a turn: a reply that called tools, and the outputs of those calls.
-#[derive(Debug, Clone, Copy)]
+/// One round of a turn: a reply that called tools, and the outputs of those calls, borrowed
+/// ([`Turn::round`](crate::Turn::round)) or owned by the turn
+/// ([`Turn::push_round`](crate::Turn::push_round)).
+#[derive(Debug, Clone)]
 pub(crate) struct Round<'a> {
-    pub(crate) reply: &'a Reply,
-    pub(crate) outputs: &'a [ToolOutput],
+    pub(crate) reply: std::borrow::Cow<'a, Reply>,
+    pub(crate) outputs: std::borrow::Cow<'a, [ToolOutput]>,
 }
 
 /// A call of a round and its output, in the calls' order.
@@ -185,7 +187,7 @@ pub(crate) fn is_made(id: &str) -> bool {
 /// otherwise ends the turn.
 pub(crate) fn answered<'a>(
     index: usize,
-    round: &Round<'a>,
+    round: &'a Round<'_>,
     provider: Provider,
 ) -> Result<Vec<Answered<'a>>, BodyError> {
     if !round.reply.provider().same_surface(provider) {
@@ -294,7 +296,7 @@ pub(crate) fn stored(
     };
     for (index, round) in rounds.iter().enumerate() {
         let answered = answered(index, round, provider)?;
-        add_usage(round.reply);
+        add_usage(&round.reply);
         for block in &round.reply.message.blocks {
             match block {
                 Block::ToolUse {

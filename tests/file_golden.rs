@@ -343,9 +343,8 @@ fn files_are_priced_by_what_their_own_bytes_say() {
     // The estimate prices the native files by the same rule.
     let history = history();
     let live = [StoredMessage::user("Go.")];
-    let body = Provider::Gemini
-        .body(&Turn::new(&history).live(&live))
-        .unwrap();
+    let turn = Turn::new(&history).live(&live);
+    let body = Provider::Gemini.body(&turn).unwrap();
     let estimate = body.estimate(gemini);
     assert_eq!(estimate.files, 4);
     assert_eq!(

@@ -26,6 +26,50 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<openai::Request<'static>>();
     assert_send_sync::<anthropic::Request<'static>>();
     assert_send_sync::<gemini::Request<'static>>();
+    // What an agent loop holds across an `.await` in a spawned task (DESIGN §18).
+    assert_send_sync::<transcript_replay::Turn<'static>>();
+    assert_send_sync::<transcript_replay::Budget<'static>>();
+    assert_send_sync::<transcript_replay::AnyBody<'static>>();
+    assert_send_sync::<openai::Body<'static>>();
+    assert_send_sync::<anthropic::Body<'static>>();
+    assert_send_sync::<gemini::Body<'static>>();
+    assert_send_sync::<transcript_replay::bedrock::Body<'static>>();
+    assert_send_sync::<transcript_replay::openai_responses::Body<'static>>();
+    assert_send_sync::<transcript_replay::Reply>();
+    assert_send_sync::<transcript_replay::Call<'static>>();
+    assert_send_sync::<transcript_replay::ReplyError>();
+    assert_send_sync::<transcript_replay::BodyError>();
+    assert_send_sync::<transcript_replay::StreamReader>();
+    assert_send_sync::<transcript_replay::StreamError>();
+    assert_send_sync::<transcript_replay::ProviderError>();
+    assert_send_sync::<transcript_replay::ToolOutput>();
+    assert_send_sync::<transcript_replay::Tool>();
+    assert_send_sync::<transcript_replay::ToolChoice>();
+    assert_send_sync::<transcript_replay::Dialect>();
+    assert_send_sync::<transcript_replay::ConversationFile>();
+    assert_send_sync::<transcript_replay::Estimate>();
+    assert_send_sync::<transcript_replay::Withheld>();
+}
+
+#[test]
+fn a_turn_can_be_held_across_an_await_in_a_spawned_task() {
+    // A spawned task's future must be Send: one that holds a turn and a body across an
+    // await point is, when the turn and the body are.
+    fn spawnable<F: std::future::Future + Send + 'static>(_: F) {}
+    spawnable(async {
+        let history = vec![StoredMessage::user("Hi.")];
+        let count = |text: &str| text.len() / 4;
+        let turn = transcript_replay::Turn::new(&history).budget(
+            transcript_replay::Budget::new(
+                1000,
+                transcript_replay::image_tokens("claude").unwrap(),
+            )
+            .counting_with(&count),
+        );
+        let body = Provider::Anthropic.body(&turn).unwrap();
+        std::future::ready(()).await;
+        serde_json::to_vec(&body).unwrap()
+    });
 }
 
 #[test]

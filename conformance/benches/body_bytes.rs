@@ -235,7 +235,8 @@ fn ours_reading(
     let record = read(text).unwrap();
     let live = [StoredMessage::user("Go on.")];
     let fields = json!({ "model": MODEL });
-    let body = openai::body(&Turn::new(&record).fields(&fields).live(&live)).unwrap();
+    let turn = Turn::new(&record).fields(&fields).live(&live);
+    let body = openai::body(&turn).unwrap();
     write(&body)
 }
 
@@ -261,7 +262,8 @@ fn benches(criterion: &mut Criterion) {
     for size in SIZES {
         let record = with_png_images(agent_record(size));
         let live = [StoredMessage::user("Go on.")];
-        let body = openai::body(&Turn::new(&record).live(&live)).unwrap();
+        let turn = Turn::new(&record).live(&live);
+        let body = openai::body(&turn).unwrap();
         let mut group = sized_group(criterion, format!("writer/{size}"), size);
         group.bench_function("to_vec (baseline)", |b| {
             b.iter(|| serde_json::to_vec(black_box(&body)).unwrap())

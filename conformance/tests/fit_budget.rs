@@ -187,7 +187,8 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
     let whole = provider.body(&turn).unwrap();
     let whole_bytes = serde_json::to_string(&whole).unwrap();
     let whole_tokens = tokens(&whole.estimate(claude));
-    let fitted = provider.body(&turn.clone().budget(Budget::new(budget, claude)));
+    let fitted_turn = turn.clone().budget(Budget::new(budget, claude));
+    let fitted = provider.body(&fitted_turn);
     let body = match fitted {
         Ok(body) => body,
         Err(error) => {
@@ -402,7 +403,8 @@ proptest! {
                 let (history, places) = record(&steps[..len]);
                 let turn = Turn::new(&history).live(&live).fields(&fields);
                 let whole = tokens(&provider.body(&turn).unwrap().estimate(claude));
-                let Ok(body) = provider.body(&turn.budget(Budget::new(budget, claude))) else { continue };
+                let budgeted = turn.budget(Budget::new(budget, claude));
+                let Ok(body) = provider.body(&budgeted) else { continue };
                 let text = serde_json::to_string(&body).unwrap();
                 let now = seen(&text, &steps[..len], &places);
                 // Each thing withheld before is withheld still, or gone with its message.

@@ -94,9 +94,8 @@ fn bodies(provider: Provider, budget: u64, sliding: bool) -> (Vec<Vec<u8>>, u64)
         let turn = Turn::new(&record).live(&live);
         let bytes = match sliding {
             false => {
-                let body = provider
-                    .body(&turn.clone().budget(Budget::new(budget, claude)))
-                    .unwrap();
+                let budgeted = turn.clone().budget(Budget::new(budget, claude));
+                let body = provider.body(&budgeted).unwrap();
                 let estimate = body.estimate(claude);
                 assert!(
                     tokens(&estimate) <= budget,
@@ -131,7 +130,8 @@ fn bodies(provider: Provider, budget: u64, sliding: bool) -> (Vec<Vec<u8>>, u64)
                 }
                 let mut window = vec![record[0].clone()];
                 window.extend(record[start..].iter().cloned());
-                let body = provider.body(&Turn::new(&window).live(&live)).unwrap();
+                let turn = Turn::new(&window).live(&live);
+                let body = provider.body(&turn).unwrap();
                 serde_json::to_vec(&body).unwrap()
             }
         };

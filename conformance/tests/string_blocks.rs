@@ -38,7 +38,8 @@ fn check(spelled: &str, fast: bool) {
         Some(read) => assert_eq!(read, serde, "{spelled}"),
         None => assert!(!fast, "the fast reader declined {spelled}"),
     }
-    let body = openai::body(&Turn::new(&serde).without_preamble()).unwrap();
+    let turn = Turn::new(&serde).without_preamble();
+    let body = openai::body(&turn).unwrap();
     assert_eq!(
         body.to_json().unwrap(),
         serde_json::to_vec(&body).unwrap(),

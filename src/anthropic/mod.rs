@@ -310,6 +310,6 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// );
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
-pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }

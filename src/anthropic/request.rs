@@ -37,7 +37,8 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// use transcript_replay::{anthropic, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
-/// let body = anthropic::body(&Turn::new(&history))?;
+/// let turn = Turn::new(&history);
+/// let body = anthropic::body(&turn)?;
 /// let json = serde_json::to_value(&body).unwrap();
 /// assert_eq!(json["system"][0]["type"], "text");
 /// # Ok::<(), transcript_replay::BodyError>(())

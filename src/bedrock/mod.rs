@@ -393,6 +393,6 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// let starts_on_assistant = [StoredMessage::assistant("Hello!"), StoredMessage::user("Hi")];
 /// assert!(bedrock::body(&Turn::new(&starts_on_assistant)).is_err());
 /// ```
-pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }

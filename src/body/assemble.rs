@@ -61,7 +61,7 @@ pub(crate) struct AssembledRound<'a> {
 /// Assembles a turn's body under a provider's rules, or says which rule it cannot meet; with
 /// a budget's plan, the history as the plan leaves it.
 pub(crate) fn assemble<'a>(
-    turn: &Turn<'a>,
+    turn: &'a Turn<'_>,
     rules: &Rules,
     default_limits: &ImageLimits,
     plan: Option<&Plan>,
@@ -212,7 +212,7 @@ pub(crate) fn assemble<'a>(
         .zip(answered)
         .enumerate()
         .map(|(round_index, (round, answered))| AssembledRound {
-            reply: round.reply,
+            reply: &round.reply,
             answers: answered
                 .into_iter()
                 .enumerate()
@@ -385,7 +385,7 @@ pub(crate) fn assemble<'a>(
 /// other image keeps the verdict it had on the whole record). With the message each wire
 /// message comes from, numbered as the record and live turn are.
 fn fitted<'a>(
-    turn: &Turn<'a>,
+    turn: &'a Turn<'_>,
     wire: &[WireMessage<'a>],
     verdicts: Vec<Verdict<'a>>,
     plan: &Plan,

@@ -22,7 +22,7 @@ fn total(estimate: &crate::cost::Estimate) -> u64 {
 /// Builds a provider's body for a turn: as it is, or, with a budget it does not fit, with the
 /// oldest bulk of the history withheld until it fits.
 pub(crate) fn build<'a, B: Priced + Report>(
-    turn: &Turn<'a>,
+    turn: &'a Turn<'_>,
     rules: &Rules,
     limits: &ImageLimits,
     make: impl Fn(Assembled<'a>) -> B,

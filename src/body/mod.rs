@@ -8,6 +8,7 @@ mod assemble;
 mod build;
 mod fields;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::ser::Serialize;
@@ -154,7 +155,8 @@ impl<'a> Turn<'a> {
     /// use transcript_replay::{openai, StoredMessage, Turn};
     ///
     /// let history = [StoredMessage::user("Hi")];
-    /// let body = openai::body(&Turn::new(&history).without_preamble()).unwrap();
+    /// let turn = Turn::new(&history).without_preamble();
+    /// let body = openai::body(&turn).unwrap();
     /// assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"messages":[{"role":"user","content":"Hi"}]}"#);
     /// ```
     pub fn new(history: &'a [StoredMessage]) -> Self {
@@ -183,7 +185,8 @@ impl<'a> Turn<'a> {
     /// use transcript_replay::{gemini, Block, Role, StoredMessage, Turn, Vision};
     ///
     /// let history = [StoredMessage::new(Role::User, vec![Block::image("image/png", "iVBORw0KGgo=")])];
-    /// let body = gemini::body(&Turn::new(&history).vision(Vision::Blind).without_preamble()).unwrap();
+    /// let turn = Turn::new(&history).vision(Vision::Blind).without_preamble();
+    /// let body = gemini::body(&turn).unwrap();
     /// assert!(serde_json::to_string(&body).unwrap().contains("this model cannot view images"));
     /// ```
     #[must_use]
@@ -217,7 +220,8 @@ impl<'a> Turn<'a> {
     /// use transcript_replay::{anthropic, StoredMessage, Turn};
     ///
     /// let history = [StoredMessage::user("Hi")];
-    /// let body = anthropic::body(&Turn::new(&history).without_preamble()).unwrap();
+    /// let turn = Turn::new(&history).without_preamble();
+    /// let body = anthropic::body(&turn).unwrap();
     /// assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}"#);
     /// ```
     #[must_use]
@@ -234,7 +238,8 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
     /// let live = [StoredMessage::user("Bye")];
-    /// let body = openai::body(&Turn::new(&history).live(&live).without_preamble()).unwrap();
+    /// let turn = Turn::new(&history).live(&live).without_preamble();
+    /// let body = openai::body(&turn).unwrap();
     /// assert!(serde_json::to_string(&body).unwrap().ends_with(r#"{"role":"user","content":"Bye"}]}"#));
     /// ```
     #[must_use]
@@ -477,8 +482,46 @@ impl<'a> Turn<'a> {
     /// ```
     #[must_use]
     pub fn round(mut self, reply: &'a Reply, outputs: &'a [ToolOutput]) -> Self {
-        self.rounds.push(Round { reply, outputs });
+        self.rounds.push(Round {
+            reply: Cow::Borrowed(reply),
+            outputs: Cow::Borrowed(outputs),
+        });
         self
+    }
+
+    /// Adds a round the turn owns: the reply that called tools and the outputs of its calls,
+    /// as [`round`](Turn::round) does, so that an agent loop keeps one value, the turn, and
+    /// pushes each round onto it. A body built from the turn borrows it.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Tool, ToolOutput, Turn};
+    ///
+    /// let history = [StoredMessage::user("Is a.rs empty?")];
+    /// let tools = [Tool::new("read", "Reads a file.", r#"{"type":"object"}"#).unwrap()];
+    /// let provider = Provider::Anthropic;
+    /// let mut turn = Turn::new(&history).tools(&tools);
+    /// let replies = [
+    ///     r#"{"content": [{"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}], "stop_reason": "tool_use"}"#,
+    ///     r#"{"content": [{"type": "text", "text": "Yes."}], "stop_reason": "end_turn"}"#,
+    /// ];
+    /// for body in replies {
+    ///     let _request = provider.body(&turn)?; // sent; the reply is `body`
+    ///     let reply = provider.read_reply(body).unwrap();
+    ///     if reply.calls().is_empty() {
+    ///         let stored = turn.store_turn(&reply)?;
+    ///         assert_eq!(stored.blocks.len(), 3);
+    ///         break;
+    ///     }
+    ///     let outputs = reply.calls().iter().map(|call| ToolOutput::ok(call.id, "")).collect();
+    ///     turn.push_round(reply, outputs);
+    /// }
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn push_round(&mut self, reply: Reply, outputs: Vec<ToolOutput>) {
+        self.rounds.push(Round {
+            reply: Cow::Owned(reply),
+            outputs: Cow::Owned(outputs),
+        });
     }
 
     /// Fits the body to a [`Budget`] of input tokens: when the body would exceed it, the
@@ -614,5 +657,30 @@ impl<'a> Turn<'a> {
             .first()
             .map_or(last.provider(), |round| round.reply.provider());
         rounds::stored(&self.rounds, last, provider)
+    }
+
+    /// What the turn adds to the record, in one call: the live turn's messages, then the one
+    /// stored message [`store_turn`](Turn::store_turn) makes of the rounds and the last reply.
+    /// Append them to the stored history and the next turn replays them.
+    ///
+    /// # Errors
+    ///
+    /// The [`BodyError`] of [`store_turn`](Turn::store_turn).
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Role, StoredMessage, Turn};
+    ///
+    /// let mut history = vec![StoredMessage::user("Hi.")];
+    /// let live = [StoredMessage::user("Is a.rs empty?")];
+    /// let reply = anthropic::read_reply(r#"{"content": [{"type": "text", "text": "Yes."}], "stop_reason": "end_turn"}"#).unwrap();
+    /// let append = Turn::new(&history).live(&live).messages_to_append(&reply)?;
+    /// history.extend(append);
+    /// let roles: Vec<Role> = history.iter().map(|message| message.role).collect();
+    /// assert_eq!(roles, [Role::User, Role::User, Role::Assistant]);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn messages_to_append(&self, last: &Reply) -> Result<Vec<StoredMessage>, BodyError> {
+        let stored = self.store_turn(last)?;
+        Ok(self.live.iter().cloned().chain([stored]).collect())
     }
 }

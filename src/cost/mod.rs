@@ -42,7 +42,8 @@ pub use self::withheld::Withheld;
 ///
 /// let history = [StoredMessage::user("Is a.rs empty?"), StoredMessage::assistant("Yes.")];
 /// let live = [StoredMessage::user("And b.rs?")];
-/// let body = anthropic::body(&Turn::new(&history).live(&live))?;
+/// let turn = Turn::new(&history).live(&live);
+/// let body = anthropic::body(&turn)?;
 /// let estimate = body.estimate(image_tokens("claude").unwrap());
 /// assert_eq!(estimate.bytes, serde_json::to_vec(&body).unwrap().len());
 /// assert_eq!(estimate.messages.len(), 4); // the system text, then three messages
@@ -79,7 +80,8 @@ pub struct Estimate {
 /// use transcript_replay::{openai, image_tokens, Of, Priced, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
-/// let body = openai::body(&Turn::new(&history).instructions("Be brief."))?;
+/// let turn = Turn::new(&history).instructions("Be brief.");
+/// let body = openai::body(&turn)?;
 /// let estimate = body.estimate(image_tokens("gpt-4.1").unwrap());
 /// assert_eq!(estimate.messages[0].of, Of::System);
 /// assert_eq!(estimate.messages[1].of, Of::History(0));
@@ -129,7 +131,8 @@ impl Estimate {
     /// use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
     ///
     /// let history = [StoredMessage::user("Is a.rs empty?")];
-    /// let estimate = anthropic::body(&Turn::new(&history))?.estimate(image_tokens("claude").unwrap());
+    /// let turn = Turn::new(&history);
+    /// let estimate = anthropic::body(&turn)?.estimate(image_tokens("claude").unwrap());
     /// assert_eq!(estimate.tokens(), estimate.text_tokens as u64 + estimate.image_tokens + estimate.file_tokens);
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
@@ -367,7 +370,8 @@ pub trait Priced: Serialize + sealed::Sealed {
     /// use transcript_replay::{openai, Priced, StoredMessage, Turn};
     ///
     /// let record = [StoredMessage::user("Say \"hi\"\n")];
-    /// let body = openai::body(&Turn::new(&record).without_preamble()).unwrap();
+    /// let turn = Turn::new(&record).without_preamble();
+    /// let body = openai::body(&turn).unwrap();
     /// assert_eq!(body.to_json().unwrap(), serde_json::to_vec(&body).unwrap());
     /// ```
     fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
@@ -384,7 +388,8 @@ pub trait Priced: Serialize + sealed::Sealed {
     /// use transcript_replay::{anthropic, Priced, StoredMessage, Turn};
     ///
     /// let record = [StoredMessage::user("Hi")];
-    /// let body = anthropic::body(&Turn::new(&record)).unwrap();
+    /// let turn = Turn::new(&record);
+    /// let body = anthropic::body(&turn).unwrap();
     /// let mut buffer = Vec::new();
     /// for _ in 0..2 {
     ///     buffer.clear();
@@ -546,7 +551,7 @@ pub(crate) fn tool_text(
 pub(crate) fn estimate_counted(
     body: &(impl Priced + ?Sized),
     images: &ImageTokens,
-    count: Option<&dyn Fn(&str) -> usize>,
+    count: Option<&(dyn Fn(&str) -> usize + Send + Sync)>,
 ) -> Estimate {
     match count {
         None => estimate(body, images, &mut TextCount::Default),
@@ -559,7 +564,10 @@ pub(crate) fn estimate_counted(
 
 /// The tokens of one text, by the default estimate or a budget's counter, as the estimate
 /// counts a text part.
-pub(crate) fn count_text(count: Option<&dyn Fn(&str) -> usize>, text: &impl fmt::Display) -> usize {
+pub(crate) fn count_text(
+    count: Option<&(dyn Fn(&str) -> usize + Send + Sync)>,
+    text: &impl fmt::Display,
+) -> usize {
     match count {
         None => TextCount::Default.count(text),
         Some(count) => count(&text.to_string()),

@@ -37,7 +37,7 @@ pub(crate) use self::plan::{Plan, RoundOutput, FLOOR};
 pub struct Budget<'a> {
     pub(crate) tokens: u64,
     pub(crate) images: &'a ImageTokens,
-    pub(crate) count: Option<&'a (dyn Fn(&str) -> usize + 'a)>,
+    pub(crate) count: Option<&'a (dyn Fn(&str) -> usize + Send + Sync + 'a)>,
     step: Option<u64>,
 }
 
@@ -80,7 +80,7 @@ impl<'a> Budget<'a> {
     /// # let _ = budget;
     /// ```
     #[must_use]
-    pub fn counting_with(mut self, count: &'a (dyn Fn(&str) -> usize + 'a)) -> Self {
+    pub fn counting_with(mut self, count: &'a (dyn Fn(&str) -> usize + Send + Sync + 'a)) -> Self {
         self.count = Some(count);
         self
     }

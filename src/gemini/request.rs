@@ -37,7 +37,8 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
 /// use transcript_replay::{gemini, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
-/// let body = gemini::body(&Turn::new(&history))?;
+/// let turn = Turn::new(&history);
+/// let body = gemini::body(&turn)?;
 /// let json = serde_json::to_value(&body).unwrap();
 /// assert!(json["systemInstruction"]["parts"][0]["text"].is_string());
 /// # Ok::<(), transcript_replay::BodyError>(())

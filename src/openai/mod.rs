@@ -331,13 +331,13 @@ pub fn render_for<'a>(messages: &[WireMessage<'a>], dialect: &'static Dialect) -
 /// );
 /// # Ok::<(), transcript_replay::Error>(())
 /// ```
-pub fn body<'a>(turn: &Turn<'a>) -> Result<Body<'a>, BodyError> {
+pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     body_of(turn, Provider::OpenAi)
 }
 
 /// The whole body of a Chat Completions request to a provider of the OpenAI Chat surface
 /// (OpenAI, or a compatible server), under its dialect's rules.
-pub(crate) fn body_of<'a>(turn: &Turn<'a>, provider: Provider) -> Result<Body<'a>, BodyError> {
+pub(crate) fn body_of<'a>(turn: &'a Turn<'_>, provider: Provider) -> Result<Body<'a>, BodyError> {
     let dialect = provider.dialect().unwrap_or(&Dialect::OPENAI);
     let rules = rules_of(provider, dialect);
     crate::body::build(turn, &rules, &LIMITS, |assembled| {

@@ -39,7 +39,8 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// use transcript_replay::{openai, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
-/// let body = openai::body(&Turn::new(&history))?;
+/// let turn = Turn::new(&history);
+/// let body = openai::body(&turn)?;
 /// let json = serde_json::to_value(&body).unwrap();
 /// assert_eq!(json["messages"][0]["role"], "system");
 /// # Ok::<(), transcript_replay::BodyError>(())

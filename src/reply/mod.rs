@@ -195,6 +195,45 @@ impl Reply {
         self.search_suggestions.as_deref()
     }
 
+    /// The calls the caller must answer, in the reply's order: every `tool_use` block the
+    /// provider did not run itself (a provider-executed call, DESIGN §15, owes nothing). Empty
+    /// when the reply ends the turn or pauses it.
+    ///
+    /// ```
+    /// use transcript_replay::anthropic;
+    ///
+    /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "rust"}},
+    ///     {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}
+    ///   ], "stop_reason": "tool_use"}"#)?;
+    /// let calls = reply.calls();
+    /// assert_eq!(calls.len(), 1);
+    /// assert_eq!((calls[0].id, calls[0].name, calls[0].input.as_str()), ("toolu_1", "read", r#"{"path":"a.rs"}"#));
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn calls(&self) -> Vec<Call<'_>> {
+        self.message
+            .blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::ToolUse {
+                    id,
+                    name,
+                    input,
+                    provider_executed: false,
+                } => Some(Call { id, name, input }),
+                Block::ToolUse { .. }
+                | Block::Text { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. } => None,
+            })
+            .collect()
+    }
+
     /// The kinds of content the reply carried that the crate does not read, in the reply's
     /// order, as the provider named them: each stands in the stored message as the text
     /// `[Not kept: {provider} {type} content]` where it was, so the model is told, and goes
@@ -414,6 +453,28 @@ pub(crate) fn code_output(
         lines.push(format!("exit code: {code}"));
     }
     Some(lines.join("\n"))
+}
+
+/// A call the caller must answer ([`Reply::calls`]): its id, the tool's name and its input,
+/// borrowed from the reply's `tool_use` block.
+///
+/// ```
+/// use transcript_replay::{openai, ToolOutput};
+///
+/// let reply = openai::read_reply(r#"{"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+///     "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]}"#)?;
+/// let outputs: Vec<ToolOutput> = reply.calls().iter().map(|call| ToolOutput::ok(call.id, "empty")).collect();
+/// assert_eq!(outputs.len(), 1);
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call<'a> {
+    /// The call's id, which its output names.
+    pub id: &'a str,
+    /// The tool's name.
+    pub name: &'a str,
+    /// The call's input: JSON text, or a custom tool's free-form text.
+    pub input: &'a crate::record::ToolInput,
 }
 
 /// The value at a path of keys, `null` where there is none.
