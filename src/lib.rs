@@ -419,6 +419,7 @@ mod record;
 mod render;
 mod replay;
 mod reply;
+mod request;
 mod rounds;
 mod rules;
 mod signature;
@@ -434,7 +435,8 @@ pub use crate::cache::Cache;
 pub use crate::conversation_file::{write_record, ConversationFile};
 pub use crate::cost::Withheld;
 pub use crate::cost::{
-    file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, Of, Priced, IMAGE_TOKENS,
+    file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, ModelFamily, Of, Priced,
+    IMAGE_TOKENS, MODEL_FAMILIES,
 };
 pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 pub use crate::error::Error;
@@ -449,6 +451,7 @@ pub use crate::provider_error::{ErrorKind, ProviderError};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
 pub use crate::reply::{Call, Reply, ReplyError, MADE_ID_PREFIX};
+pub use crate::request::{Auth, Request};
 pub use crate::rounds::{ToolImage, ToolOutput};
 pub use crate::rules::ImageLimits;
 pub use crate::signature::ImageFormat;

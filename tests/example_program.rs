@@ -736,3 +736,155 @@ fn outcome_spells_a_paused_turn_paused_and_prints_server_tools_as_calls_and_resu
             {"type": "tool_result", "tool_use_id": "srvtoolu_1", "tool_name": "web_search", "output": "Rust <https://www.rust-lang.org>", "is_error": false}]}})
     );
 }
+
+#[test]
+fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_streaming() {
+    for (args, expected) in [
+        (
+            &[
+                "--provider",
+                "anthropic",
+                "--model",
+                "claude-sonnet-4-5",
+                "--request",
+            ][..],
+            serde_json::json!({"method": "POST", "path": "/v1/messages",
+                "headers": {"content-type": "application/json", "anthropic-version": "2023-06-01"},
+                "auth": "x-api-key"}),
+        ),
+        (
+            &[
+                "--provider",
+                "gemini",
+                "--model",
+                "gemini-2.5-pro",
+                "--streaming",
+                "--request",
+            ],
+            serde_json::json!({"method": "POST",
+                "path": "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+                "headers": {"content-type": "application/json", "accept": "text/event-stream"},
+                "auth": "x-goog-api-key"}),
+        ),
+        (
+            &[
+                "--request",
+                "--streaming",
+                "--provider",
+                "bedrock",
+                "--model",
+                "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc",
+            ],
+            serde_json::json!({"method": "POST",
+                "path": "/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Aapplication-inference-profile%2Fabc/converse-stream",
+                "headers": {"content-type": "application/json",
+                    "accept": "application/vnd.amazon.eventstream"},
+                "auth": "sigv4"}),
+        ),
+        (
+            &[
+                "--provider",
+                "mistral",
+                "--model",
+                "mistral-large-latest",
+                "--request",
+            ],
+            serde_json::json!({"method": "POST", "path": "/v1/chat/completions",
+                "headers": {"content-type": "application/json"}, "auth": "bearer"}),
+        ),
+    ] {
+        let output = run(args, "");
+        assert_eq!(stdout_json(&output), expected, "{args:?}");
+        // The headers print in the order to send them.
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            text.contains(r#""headers":{"content-type":"application/json""#),
+            "{text}"
+        );
+    }
+    // No input is read: a record that does not exist changes nothing.
+    let output = run(
+        &[
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-4.1",
+            "--request",
+            "/no/such/record.json",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout_json(&output),
+        serde_json::json!({"method": "POST", "path": "/v1/chat/completions",
+            "headers": {"content-type": "application/json"}, "auth": "bearer"})
+    );
+}
+
+#[test]
+fn streaming_asks_for_a_stream_in_the_body_where_the_provider_takes_it_there() {
+    let record = r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}]}]"#;
+    let body = |provider: &str| {
+        stdout_json(&run(
+            &["--provider", provider, "--model", "m", "--streaming", "-"],
+            record,
+        ))
+    };
+    let openai = body("openai");
+    assert_eq!(openai["stream"], true);
+    assert_eq!(
+        openai["stream_options"],
+        serde_json::json!({"include_usage": true})
+    );
+    assert_eq!(body("anthropic")["stream"], true);
+    assert_eq!(body("openai-responses")["stream"], true);
+    let mistral = body("mistral");
+    assert_eq!(
+        (mistral["model"].as_str(), &mistral["stream"]),
+        (Some("m"), &serde_json::json!(true))
+    );
+    for provider in ["gemini", "bedrock"] {
+        let body = body(provider);
+        assert!(body.get("stream").is_none(), "{provider}: {body}");
+        assert!(body.get("model").is_none(), "{provider}: {body}");
+    }
+    // Without it, no body asks for a stream.
+    let whole = stdout_json(&run(&["--provider", "openai", "--model", "m", "-"], record));
+    assert!(whole.get("stream").is_none() && whole.get("stream_options").is_none());
+}
+
+#[test]
+fn request_and_streaming_need_a_body_and_fit_no_other_output() {
+    for args in [
+        &["--request"][..],
+        &["--streaming"],
+        &["--provider", "openai", "--request"],
+        &["--provider", "neutral", "--model", "m", "--request"],
+        &[
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--request",
+            "--estimate",
+        ],
+        &["--provider", "openai", "--model", "m", "--request=yes"],
+        &["--provider", "openai", "--model", "m", "--streaming=1"],
+        &["--reply", "openai", "--request", "x.json"],
+        &["--stream", "openai", "--streaming", "x.json"],
+        &[
+            "--provider",
+            "openai",
+            "--store-turn",
+            "x.json",
+            "--request",
+        ],
+    ] {
+        let output = run(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("usage: replay"));
+    }
+}

@@ -1,8 +1,8 @@
 //! Every public type can cross threads, and the wire types stay small.
 
 use transcript_replay::{
-    anthropic, gemini, openai, Block, Error, Image, Part, Piece, Provider, Reason, Role,
-    StoredMessage, Text, TokenUsage, Vision, WireMessage, WireRole,
+    anthropic, gemini, openai, Auth, Block, Error, Image, ModelFamily, Part, Piece, Provider,
+    Reason, Request, Role, StoredMessage, Text, TokenUsage, Vision, WireMessage, WireRole,
 };
 
 fn assert_send_sync<T: Send + Sync>() {}
@@ -23,6 +23,9 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<Image<'static>>();
     assert_send_sync::<Reason>();
     assert_send_sync::<Provider>();
+    assert_send_sync::<Request>();
+    assert_send_sync::<Auth>();
+    assert_send_sync::<ModelFamily>();
     assert_send_sync::<openai::Request<'static>>();
     assert_send_sync::<anthropic::Request<'static>>();
     assert_send_sync::<gemini::Request<'static>>();

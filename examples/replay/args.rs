@@ -12,7 +12,8 @@ pub const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
-              [--round REPLY OUTPUTS]...] [--estimate [--family NAME]] [FILE|-]
+              [--round REPLY OUTPUTS]... [--streaming] [--request]]
+              [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
        replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
@@ -41,6 +42,13 @@ request body, as JSON.
                           field, max_tokens for most), Responses'
                           max_output_tokens, Gemini's generationConfig.maxOutputTokens,
                           Bedrock's inferenceConfig.maxTokens (none by default)
+  --streaming             the request asks for a streamed reply: \"stream\":true in the
+                          OpenAI, Responses and Anthropic bodies (OpenAI Chat also asks
+                          for the usage), the streaming path for Gemini and Bedrock
+  --request               print the request around the body instead of it: {\"method\",
+                          \"path\",\"headers\",\"auth\"}, the path to append to your base URL
+                          and where your key goes (bearer, x-api-key, x-goog-api-key or
+                          sigv4); no input is read
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   --budget N              fit the body to N input tokens (by the estimate, images by
@@ -99,6 +107,10 @@ pub struct BodyOptions {
     pub rounds: Vec<(Input, Input)>,
     /// `--budget N`, with the family whose rule prices images.
     pub budget: Option<(u64, &'static ImageTokens)>,
+    /// `--streaming`: the request asks for a streamed reply.
+    pub streaming: bool,
+    /// `--request`: print the request around the body instead of the body.
+    pub request: bool,
 }
 
 /// What the program is asked to do.
@@ -163,6 +175,8 @@ struct Given {
     budget: Option<u64>,
     estimate: bool,
     family: Option<&'static ImageTokens>,
+    streaming: bool,
+    request: bool,
     input: Option<Input>,
 }
 
@@ -226,13 +240,18 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
         match flag.as_str() {
             "-h" | "--help" => return Ok(Args::Help),
             "--" => only_files = true,
-            "--pretty" | "--no-preamble" | "--estimate" | "--outcome" if inline.is_some() => {
+            "--pretty" | "--no-preamble" | "--estimate" | "--outcome" | "--streaming"
+            | "--request"
+                if inline.is_some() =>
+            {
                 return Err(format!("{flag} takes no value"));
             }
             "--pretty" => given.pretty = true,
             "--no-preamble" => given.no_preamble = true,
             "--estimate" => given.estimate = true,
             "--outcome" => given.outcome = true,
+            "--streaming" => given.streaming = true,
+            "--request" => given.request = true,
             "--vision" => {
                 let parsed = match value()?.as_str() {
                     "sees" => Vision::Sees,
@@ -360,6 +379,8 @@ impl Given {
                 ("--estimate", self.estimate),
                 ("--round", !self.rounds.is_empty()),
                 ("--store-turn", self.store_turn.is_some()),
+                ("--streaming", self.streaming),
+                ("--request", self.request),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -413,10 +434,11 @@ impl Given {
         if let Some(last) = self.store_turn {
             let provider = provider
                 .ok_or_else(|| "--store-turn needs a --provider other than neutral".to_owned())?;
-            if self.estimate {
-                return Err(
-                    "--store-turn prints a stored message; --estimate does not apply".to_owned(),
-                );
+            let printing = [("--estimate", self.estimate), ("--request", self.request)];
+            if let Some((flag, _)) = printing.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "--store-turn prints a stored message; {flag} does not apply"
+                ));
             }
             return Ok(Options {
                 task: Task::StoreTurn {
@@ -427,6 +449,9 @@ impl Given {
                 pretty: self.pretty,
                 input: self.input.unwrap_or(Input::Sample),
             });
+        }
+        if self.request && self.estimate {
+            return Err("--request prints the request; --estimate does not apply".to_owned());
         }
         if self.estimate && provider.is_none() {
             return Err("--estimate needs a --provider other than neutral".to_owned());
@@ -456,6 +481,8 @@ impl Given {
                     tool_choice: self.tool_choice,
                     rounds: self.rounds,
                     budget: self.budget.zip(rule),
+                    streaming: self.streaming,
+                    request: self.request,
                 })
             }
             None => {
@@ -469,6 +496,8 @@ impl Given {
                     ("--tool-choice", self.tool_choice.is_some()),
                     ("--round", !self.rounds.is_empty()),
                     ("--budget", self.budget.is_some()),
+                    ("--streaming", self.streaming),
+                    ("--request", self.request),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

@@ -6,7 +6,7 @@
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
-//!     [--round REPLY OUTPUTS]...]
+//!     [--round REPLY OUTPUTS]... [--streaming] [--request]]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
@@ -21,7 +21,10 @@
 //! `--model`, prints the replayed wire messages, or the provider's history fragment; with
 //! `--model`, the whole request body for the provider, with the tools declared by `--tools`
 //! and the rounds of the turn in flight (`--round`, each a reply that called tools and the
-//! outputs of those calls) after the live turn; with `--store-turn`, the one stored message
+//! outputs of those calls) after the live turn, asking for a streamed reply with `--streaming`;
+//! with `--request`, instead of the body, the request around it (method, path, headers and
+//! where the key goes, for the same provider, model and `--streaming`); with `--store-turn`,
+//! the one stored message
 //! those rounds and the final reply become. Bad input, a body the provider would reject, and a
 //! stream that fails print the error on standard error and exit 1; bad arguments print the
 //! usage and exit 2.
@@ -84,6 +87,16 @@ struct Fields<'a> {
     generation_config: Option<GenerationConfig>,
     #[serde(rename = "inferenceConfig", skip_serializing_if = "Option::is_none")]
     inference_config: Option<InferenceConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+}
+
+/// OpenAI Chat sends a streamed reply's usage only when asked.
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
 }
 
 #[derive(Serialize)]
@@ -100,20 +113,42 @@ struct GenerationConfig {
 
 fn fields(provider: Provider, options: &BodyOptions) -> Fields<'_> {
     let model = Some(options.model.as_str());
+    // Gemini and Bedrock ask for a stream in the path (`Provider::request`), not the body.
+    let stream = options.streaming.then_some(true);
     match provider {
         Provider::OpenAi => Fields {
             model,
             max_completion_tokens: options.max_tokens,
+            stream,
+            stream_options: stream.map(|_| StreamOptions {
+                include_usage: true,
+            }),
             ..Fields::default()
         },
+        Provider::Compatible(dialect) => {
+            let (max_tokens, max_completion_tokens) = if dialect.output_limit == "max_tokens" {
+                (options.max_tokens, None)
+            } else {
+                (None, options.max_tokens)
+            };
+            Fields {
+                model,
+                max_tokens,
+                max_completion_tokens,
+                stream,
+                ..Fields::default()
+            }
+        }
         Provider::Anthropic => Fields {
             model,
             max_tokens: Some(options.max_tokens.unwrap_or(4096)),
+            stream,
             ..Fields::default()
         },
         Provider::OpenAiResponses => Fields {
             model,
             max_output_tokens: options.max_tokens,
+            stream,
             ..Fields::default()
         },
         Provider::Gemini => Fields {
@@ -128,19 +163,7 @@ fn fields(provider: Provider, options: &BodyOptions) -> Fields<'_> {
                 .map(|max_tokens| InferenceConfig { max_tokens }),
             ..Fields::default()
         },
-        // A compatible server: its own output-limit field.
-        Provider::Compatible(dialect) => match dialect.output_limit {
-            "max_tokens" => Fields {
-                model,
-                max_tokens: options.max_tokens,
-                ..Fields::default()
-            },
-            _ => Fields {
-                model,
-                max_completion_tokens: options.max_tokens,
-                ..Fields::default()
-            },
-        },
+        // `Provider` is `#[non_exhaustive]`: a provider added later takes no fields here.
         _ => Fields::default(),
     }
 }
@@ -260,6 +283,14 @@ fn run(options: &Options) -> Result<(), String> {
             body,
             family,
         } => {
+            if let (Some(provider), Some(options)) = (provider, body) {
+                if options.request {
+                    let request = provider.request(&options.model, options.streaming);
+                    return write_json(&mut out, &request, pretty)
+                        .and_then(|()| out.flush())
+                        .map_err(cannot_write);
+                }
+            }
             let record = parse_record(&read_input(&options.input, "the record")?)
                 .map_err(|error| error.to_string())?;
             match (provider, body) {

@@ -226,44 +226,65 @@ fn patches32(width: f64, height: f64, max: f64) -> u64 {
 /// <https://ai.google.dev/gemini-api/docs/media-resolution> (Gemini 3: 280, 560, 1120 and
 /// 2240 tokens; 1120 is the default for images).
 pub const IMAGE_TOKENS: &[ImageTokens] = &[
-    claude("claude", 1568, 1568),
-    claude("claude-high-res", 2576, 4784),
-    ImageTokens {
-        family: "claude-legacy",
-        rule: ImageRule::Area {
-            divisor: 750,
-            max_long_edge: 1568,
-        },
-        source: ANTHROPIC,
-        date: "2025-06-01",
-    },
-    tiles("gpt-4o", 85, 170),
-    tiles("gpt-4.1", 85, 170),
-    tiles("gpt-4.5", 85, 170),
-    tiles("gpt-5", 70, 140),
-    tiles("o1", 75, 150),
-    tiles("o3", 75, 150),
-    tiles("gpt-4o-mini", 2833, 5667),
-    tiles("computer-use-preview", 65, 129),
-    patches("gpt-4.1-mini", 1620),
-    patches("gpt-5-mini", 1620),
-    patches("gpt-4.1-nano", 2460),
-    patches("gpt-5-nano", 2460),
-    patches("o4-mini", 1720),
-    ImageTokens {
-        family: "gemini-2",
-        rule: ImageRule::GeminiTiles,
-        source: "https://ai.google.dev/gemini-api/docs/tokens",
-        date: "2026-11-30",
-    },
-    gemini3("gemini-3", 1120),
+    CLAUDE,
+    CLAUDE_HIGH_RES,
+    CLAUDE_LEGACY,
+    GPT_4O,
+    GPT_4_1,
+    GPT_4_5,
+    GPT_5,
+    O1,
+    O3,
+    GPT_4O_MINI,
+    COMPUTER_USE_PREVIEW,
+    GPT_4_1_MINI,
+    GPT_5_MINI,
+    GPT_4_1_NANO,
+    GPT_5_NANO,
+    O4_MINI,
+    GEMINI_2,
+    GEMINI_3,
     gemini3("gemini-3-low", 280),
     gemini3("gemini-3-medium", 560),
     gemini3("gemini-3-ultra-high", 2240),
 ];
 
-const ANTHROPIC: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
-const OPENAI: &str = "https://platform.openai.com/docs/guides/images-vision";
+// The families a model's name picks (`model_family.rs`), named once so that its table and
+// `IMAGE_TOKENS` share the very rules.
+pub(crate) const CLAUDE: ImageTokens = claude("claude", 1568, 1568);
+pub(crate) const CLAUDE_HIGH_RES: ImageTokens = claude("claude-high-res", 2576, 4784);
+const CLAUDE_LEGACY: ImageTokens = ImageTokens {
+    family: "claude-legacy",
+    rule: ImageRule::Area {
+        divisor: 750,
+        max_long_edge: 1568,
+    },
+    source: ANTHROPIC,
+    date: "2025-06-01",
+};
+pub(crate) const GPT_4O: ImageTokens = tiles("gpt-4o", 85, 170);
+pub(crate) const GPT_4_1: ImageTokens = tiles("gpt-4.1", 85, 170);
+pub(crate) const GPT_4_5: ImageTokens = tiles("gpt-4.5", 85, 170);
+pub(crate) const GPT_5: ImageTokens = tiles("gpt-5", 70, 140);
+pub(crate) const O1: ImageTokens = tiles("o1", 75, 150);
+pub(crate) const O3: ImageTokens = tiles("o3", 75, 150);
+pub(crate) const GPT_4O_MINI: ImageTokens = tiles("gpt-4o-mini", 2833, 5667);
+pub(crate) const COMPUTER_USE_PREVIEW: ImageTokens = tiles("computer-use-preview", 65, 129);
+pub(crate) const GPT_4_1_MINI: ImageTokens = patches("gpt-4.1-mini", 1620);
+pub(crate) const GPT_5_MINI: ImageTokens = patches("gpt-5-mini", 1620);
+pub(crate) const GPT_4_1_NANO: ImageTokens = patches("gpt-4.1-nano", 2460);
+pub(crate) const GPT_5_NANO: ImageTokens = patches("gpt-5-nano", 2460);
+pub(crate) const O4_MINI: ImageTokens = patches("o4-mini", 1720);
+pub(crate) const GEMINI_2: ImageTokens = ImageTokens {
+    family: "gemini-2",
+    rule: ImageRule::GeminiTiles,
+    source: "https://ai.google.dev/gemini-api/docs/tokens",
+    date: "2026-11-30",
+};
+pub(crate) const GEMINI_3: ImageTokens = gemini3("gemini-3", 1120);
+
+pub(crate) const ANTHROPIC: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
+pub(crate) const OPENAI: &str = "https://platform.openai.com/docs/guides/images-vision";
 
 const fn claude(family: &'static str, max_long_edge: u32, max_tokens: u32) -> ImageTokens {
     ImageTokens {

@@ -5,6 +5,7 @@
 
 mod image_tokens;
 mod measure;
+mod model_family;
 mod withheld;
 
 use std::fmt;
@@ -18,6 +19,7 @@ use crate::wire::{Image, Part, Text};
 
 pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS};
 use self::measure::measure;
+pub use self::model_family::{ModelFamily, MODEL_FAMILIES};
 pub use self::withheld::Withheld;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
