@@ -240,6 +240,53 @@ impl Provider {
         }
     }
 
+    /// Reads this provider's error response with its HTTP status and the response's headers
+    /// (name and value pairs, names in any case): what [`read_error`](Self::read_error) reads,
+    /// and what the headers add.
+    ///
+    /// - How long to wait, [`ProviderError::retry_after`]: `retry-after-ms`, else
+    ///   `retry-after` in seconds (its HTTP-date form is not read), else the body's word
+    ///   (Gemini's `RetryInfo`, OpenAI's `Please try again in 1.5s`), else, for a rate limit,
+    ///   the longer of OpenAI's `x-ratelimit-reset-requests` and `x-ratelimit-reset-tokens`
+    ///   (`6m0s`).
+    /// - `x-should-retry: true|false`, the provider's own word, sets
+    ///   [`ProviderError::retryable`].
+    /// - Bedrock's `x-amzn-ErrorType` names the exception the body does not
+    ///   (`ModelTimeoutException:http://internal.amazon.com/coral/com.amazon.bedrock/`):
+    ///   `ThrottlingException` is a rate limit, `ServiceUnavailableException` and
+    ///   `ModelNotReadyException` an overload, `ModelTimeoutException` a server error a retry
+    ///   may help, `ModelErrorException` the model's own failure, read by the model's status
+    ///   (`originalStatusCode`) when the body gives it, a server error otherwise.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use transcript_replay::{ErrorKind, Provider};
+    ///
+    /// let headers = [("X-Amzn-ErrorType", "ModelTimeoutException:http://internal.amazon.com/coral/com.amazon.bedrock/")];
+    /// let error = Provider::Bedrock.read_error_with_headers(408, &headers, r#"{"message": "Model has timed out in processing the request."}"#);
+    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Server, true));
+    /// assert_eq!(error.code(), Some("ModelTimeoutException"));
+    ///
+    /// let error = Provider::Anthropic.read_error_with_headers(429, &[("retry-after", "17")],
+    ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Number of request tokens has exceeded your per-minute rate limit"}}"#);
+    /// assert_eq!(error.retry_after, Some(Duration::from_secs(17)));
+    /// ```
+    pub fn read_error_with_headers(
+        self,
+        status: u16,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> ProviderError {
+        match self {
+            Provider::Bedrock => bedrock::read_error_with_headers(status, headers, body),
+            Provider::OpenAi
+            | Provider::Compatible(_)
+            | Provider::OpenAiResponses
+            | Provider::Anthropic
+            | Provider::Gemini => self.read_error(status, body).with_headers(headers),
+        }
+    }
+
     /// The provider's documented image limits, which its `render` and `body` apply unless
     /// a [`Turn`] gives its own ([`Turn::limits`]).
     ///

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::body_error_kind::{BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage};
 use crate::provider::Provider;
 
 /// Why a whole request body cannot be built: a provider would reject every body that could
@@ -27,6 +28,101 @@ pub struct BodyError {
 impl BodyError {
     pub(crate) fn new(kind: Kind) -> Self {
         BodyError { kind }
+    }
+
+    /// What the error is about, as data a loop can match on: over the budget (by how much,
+    /// and what the body still carries), turns out of sequence, rounds that do not match their
+    /// calls, the caller's own parts, or the tools.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, image_tokens, BodyErrorKind, Budget, StoredMessage, Turn};
+    ///
+    /// let live = [StoredMessage::user("Read this. ".repeat(400))];
+    /// let claude = image_tokens("claude").unwrap();
+    /// let turn = Turn::new(&[]).live(&live).budget(Budget::new(100, claude));
+    /// let error = anthropic::body(&turn).unwrap_err();
+    /// let BodyErrorKind::OverBudget { needed, budget, over, parts, .. } = error.kind() else {
+    ///     panic!("{error}");
+    /// };
+    /// assert_eq!((budget, over), (100, needed - 100));
+    /// assert_eq!(parts.first().map(|(part, _)| part.as_str()), Some("the live turn"));
+    /// ```
+    pub fn kind(&self) -> BodyErrorKind<'_> {
+        use BodyErrorKind as Of;
+        match &self.kind {
+            Kind::BudgetTooSmall {
+                needed,
+                budget,
+                parts,
+            } => Of::OverBudget {
+                needed: *needed,
+                budget: *budget,
+                over: needed.saturating_sub(*budget),
+                parts,
+            },
+            Kind::NoMessages { .. } => Of::Sequencing(Sequencing::NoMessages),
+            Kind::EndsOnAssistant { .. } => Of::Sequencing(Sequencing::EndsOnAssistant),
+            Kind::StartsOnAssistant { .. } => Of::Sequencing(Sequencing::StartsOnAssistant),
+            Kind::AdjacentRoles { appended, .. } => Of::Sequencing(Sequencing::AdjacentRoles {
+                appended: *appended,
+            }),
+            Kind::RoundsAfterNoUserTurn { .. } => Of::Sequencing(Sequencing::RoundsAfterNoUserTurn),
+            Kind::PrefillNotTaken(_) => Of::Sequencing(Sequencing::PrefillNotTaken),
+            Kind::PrefillWithRounds => Of::Sequencing(Sequencing::PrefillWithRounds),
+            Kind::CallWithoutOutput { round, id } => {
+                Of::ToolLinkage(ToolLinkage::CallWithoutOutput { round: *round, id })
+            }
+            Kind::OutputOfNoCall { round, id } => {
+                Of::ToolLinkage(ToolLinkage::OutputOfNoCall { round: *round, id })
+            }
+            Kind::OutputTwice { round, id } => {
+                Of::ToolLinkage(ToolLinkage::OutputTwice { round: *round, id })
+            }
+            Kind::RoundWithoutCalls(round) => {
+                Of::ToolLinkage(ToolLinkage::RoundWithoutCalls { round: *round })
+            }
+            Kind::RoundOfAnotherProvider { round, of, .. } => {
+                Of::ToolLinkage(ToolLinkage::RoundOfAnotherProvider {
+                    round: *round,
+                    of: *of,
+                })
+            }
+            Kind::RoundsWithoutTools(_) => Of::ToolLinkage(ToolLinkage::RoundsWithoutTools),
+            Kind::FieldsNotAnObject(found) => Of::Caller(CallerPart::NotAnObject { found }),
+            Kind::DuplicateField(key) => Of::Caller(CallerPart::Duplicate { key }),
+            Kind::ReservedField { key, .. } => Of::Caller(CallerPart::Reserved { key }),
+            Kind::RefusedField {
+                key, output_limit, ..
+            } => Of::Caller(CallerPart::Refused {
+                key,
+                output_limit: *output_limit,
+            }),
+            Kind::NotJson(_) => Of::Caller(CallerPart::NotJson),
+            Kind::AppendedNotAnObject { index, found } => {
+                Of::Caller(CallerPart::AppendedNotAnObject {
+                    index: *index,
+                    found,
+                })
+            }
+            Kind::UnknownAppendedRole { index, role, .. } => {
+                Of::Caller(CallerPart::UnknownAppendedRole {
+                    index: *index,
+                    role,
+                })
+            }
+            Kind::ToolName { name, max, .. } => {
+                Of::Tools(ToolDeclaration::Name { name, max: *max })
+            }
+            Kind::ToolDeclaredTwice(name) => Of::Tools(ToolDeclaration::DeclaredTwice { name }),
+            Kind::StrictNotTaken { name, .. } => {
+                Of::Tools(ToolDeclaration::StrictNotTaken { name })
+            }
+            Kind::ChoiceWithoutTools => Of::Tools(ToolDeclaration::ChoiceWithoutTools),
+            Kind::ChoiceOfNoTool(name) => Of::Tools(ToolDeclaration::ChoiceOfNoTool { name }),
+            Kind::ChoiceNotTaken { choice, .. } => {
+                Of::Tools(ToolDeclaration::ChoiceNotTaken { choice })
+            }
+        }
     }
 }
 

@@ -401,6 +401,7 @@ pub mod openai_responses;
 mod any_provider;
 mod body;
 mod body_error;
+mod body_error_kind;
 mod cache;
 mod conversation_file;
 mod cost;
@@ -412,6 +413,7 @@ mod image;
 mod json;
 mod marker;
 mod native_images;
+mod overflow;
 mod parse;
 mod provider;
 mod provider_error;
@@ -420,6 +422,7 @@ mod render;
 mod replay;
 mod reply;
 mod request;
+mod retry_after;
 mod rounds;
 mod rules;
 mod signature;
@@ -431,6 +434,9 @@ mod wire;
 
 pub use crate::any_provider::AnyBody;
 pub use crate::body::{BodyError, Turn};
+pub use crate::body_error_kind::{
+    BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage,
+};
 pub use crate::cache::Cache;
 pub use crate::conversation_file::{write_record, ConversationFile};
 pub use crate::cost::Withheld;

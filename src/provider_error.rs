@@ -4,10 +4,13 @@
 //! texts all providers share are recognized here, once.
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::overflow::Overflow;
 use crate::provider::Provider;
+use crate::retry_after::{self, Hints};
 
 /// What kind of error a provider answered with.
 ///
@@ -122,8 +125,9 @@ impl fmt::Display for ErrorKind {
 /// A body that is not JSON, such as a proxy's HTML page, is read by its status alone.
 ///
 /// It serializes as the example program's `--error` prints it:
-/// `{"kind":"...","retryable":bool,"message":"...","used":N,"limit":N,"max_tokens":N}`, the
-/// counts left out when the provider did not name them.
+/// `{"kind":"...","retryable":bool,"message":"...","used":N,"limit":N,"max_tokens":N,
+/// "retry_after":SECONDS}`, the counts left out when the provider did not name them and
+/// `retry_after` (seconds, exact in decimal: `1.574`) when it did not say how long to wait.
 ///
 /// ```
 /// use transcript_replay::{anthropic, ErrorKind};
@@ -138,7 +142,13 @@ impl fmt::Display for ErrorKind {
 pub struct ProviderError {
     /// What kind of error it is.
     pub kind: ErrorKind,
-    /// Whether the same request may succeed if sent again later.
+    /// Whether the same request may succeed if sent again later: the kind's
+    /// [`is_retryable`](ErrorKind::is_retryable), except for a rate limit that says the one
+    /// request is more than the limit allows (OpenAI's `Request too large for gpt-4o ... on
+    /// tokens per min (TPM): Limit 30000, Requested 31538. The input or output tokens must be
+    /// reduced`, <https://github.com/TheR1D/shell_gpt/issues/653>), which no wait helps, and
+    /// except where the response's `x-should-retry` header says otherwise
+    /// ([`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers)).
     pub retryable: bool,
     /// The provider's message, as it sent it (for a body that is not JSON, its first 256
     /// characters).
@@ -150,6 +160,24 @@ pub struct ProviderError {
     /// For a context window overflow: the output the request asked for, when the provider's
     /// text names it.
     pub max_tokens: Option<u64>,
+    /// How long the provider asks the caller to wait before sending the request again, when
+    /// it said: from the response's headers (`retry-after-ms`, `retry-after` in seconds, and
+    /// for a rate limit OpenAI's `x-ratelimit-reset-*`; an HTTP date is not read), which
+    /// [`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers) reads,
+    /// else from the body: Gemini's `RetryInfo.retryDelay` (`"30s"`), or the text's `Please
+    /// try again in 1.5s` (OpenAI, also `in 20ms`) or `Please retry in 58.9s` (Gemini).
+    /// It is kept whatever [`retryable`](Self::retryable) says; a loop retries only when that
+    /// is true.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let error = transcript_replay::openai::read_error(429, r#"{"error": {"message": "Rate limit reached for o4-mini in organization org-x on tokens per min (TPM): Limit 200000, Used 162960, Requested 42288. Please try again in 1.574s.",
+    ///     "type": "tokens", "code": "rate_limit_exceeded"}}"#);
+    /// assert_eq!(error.retry_after, Some(Duration::from_millis(1574)));
+    /// assert!(error.retryable);
+    /// ```
+    pub retry_after: Option<Duration>,
     provider: Provider,
     status: Option<u16>,
     code: Option<String>,
@@ -166,15 +194,20 @@ impl ProviderError {
     ) -> Self {
         let overflow = Overflow::read(&message);
         let kind = match (kind, overflow.found) {
-            (ErrorKind::InvalidRequest | ErrorKind::Other, true) => {
+            // llama.cpp says `Context size has been exceeded.` with a 500.
+            (ErrorKind::InvalidRequest | ErrorKind::Other | ErrorKind::Server, true) => {
                 ErrorKind::ContextWindowExceeded
             }
             (kind, _) => kind,
         };
         let counts = (kind == ErrorKind::ContextWindowExceeded).then_some(overflow);
+        // A rate limit the one request is larger than: waiting does not help.
+        let too_large = kind == ErrorKind::RateLimited
+            && message.contains("The input or output tokens must be reduced");
         ProviderError {
             kind,
-            retryable: kind.is_retryable(),
+            retryable: kind.is_retryable() && !too_large,
+            retry_after: retry_after::in_text(&message),
             used: counts.and_then(|counts| counts.used),
             limit: counts.and_then(|counts| counts.limit),
             max_tokens: counts.and_then(|counts| counts.max_tokens),
@@ -200,6 +233,19 @@ impl ProviderError {
             None,
             message,
         )
+    }
+
+    /// What the response's headers add: how long to wait (`retry-after-ms`, `retry-after`,
+    /// and for a rate limit `x-ratelimit-reset-*` when nothing else says), and
+    /// `x-should-retry`.
+    pub(crate) fn with_headers(mut self, headers: &[(&str, &str)]) -> Self {
+        let hints = Hints::read(headers);
+        let reset = hints.reset.filter(|_| self.kind == ErrorKind::RateLimited);
+        self.retry_after = hints.wait.or(self.retry_after).or(reset);
+        if let Some(should_retry) = hints.should_retry {
+            self.retryable = should_retry;
+        }
+        self
     }
 
     /// The provider that answered.
@@ -267,124 +313,12 @@ impl Serialize for ProviderError {
                 map.serialize_entry(key, &count)?;
             }
         }
+        if let Some(wait) = self.retry_after {
+            // Seconds, exact: `1.574`, not the nearest binary fraction.
+            let seconds = serde_json::value::RawValue::from_string(retry_after::seconds_text(wait))
+                .map_err(serde::ser::Error::custom)?;
+            map.serialize_entry("retry_after", &seconds)?;
+        }
         map.end()
-    }
-}
-
-/// What an error's text says of a context window overflow: whether it is one, and the counts
-/// it names. The texts, exact, as the providers send them:
-///
-/// - Anthropic: `prompt is too long: 219898 tokens > 200000 maximum`, and the older
-///   ``input length and `max_tokens` exceed context limit: 187254 + 20000 > 204798``
-///   (<https://github.com/anthropics/claude-code/issues/42>); through Bedrock too, inside
-///   "The model returned the following errors: ...".
-/// - OpenAI: `This model's maximum context length is 4097 tokens. However, your messages
-///   resulted in 4294 tokens`, and `... However, you requested 5000 tokens (4000 in the
-///   messages, 1000 in the completion)`; compatible servers (OpenRouter) `... you requested
-///   about 42832 tokens`; Responses `Your input exceeds the context window of this model`.
-/// - Gemini: `The input token count (1200293) exceeds the maximum number of tokens allowed
-///   (1048576).` (<https://github.com/google-gemini/gemini-cli/issues/6678>).
-/// - Bedrock: `Input is too long for requested model.`
-///   (<https://github.com/aws-samples/bedrock-chat/issues/95>).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Overflow {
-    found: bool,
-    used: Option<u64>,
-    limit: Option<u64>,
-    max_tokens: Option<u64>,
-}
-
-impl Overflow {
-    fn read(text: &str) -> Self {
-        let mut overflow = Overflow::default();
-        if let Some(rest) = after(text, "prompt is too long: ") {
-            overflow.found = true;
-            overflow.used = number(rest);
-            overflow.limit = after(rest, "tokens > ").and_then(number);
-        } else if let Some(rest) = after(text, "exceed context limit: ") {
-            overflow.found = true;
-            overflow.used = number(rest);
-            overflow.max_tokens = after(rest, "+ ").and_then(number);
-            overflow.limit = after(rest, "> ").and_then(number);
-        } else if let Some(rest) = after(text, "maximum context length is ") {
-            overflow.found = true;
-            overflow.limit = number(rest);
-            if let Some(used) = after(rest, "resulted in ") {
-                overflow.used = number(used);
-            } else if let Some(requested) = after(rest, "you requested ") {
-                let requested = requested.strip_prefix("about ").unwrap_or(requested);
-                overflow.used = number(requested);
-                if let Some(messages) = after(requested, "(") {
-                    if let (Some(input), Some(output)) = (
-                        number(messages),
-                        after(messages, "in the messages, ").and_then(number),
-                    ) {
-                        overflow.used = Some(input);
-                        overflow.max_tokens = Some(output);
-                    }
-                }
-            }
-        } else if let Some(rest) = after(text, "The input token count (") {
-            overflow.found = true;
-            overflow.used = number(rest);
-            overflow.limit = after(rest, "tokens allowed (").and_then(number);
-        } else {
-            overflow.found = [
-                "Input is too long for requested model",
-                "exceeds the context window",
-                "context_length_exceeded",
-                "prompt is too long",
-            ]
-            .iter()
-            .any(|phrase| text.contains(phrase));
-        }
-        overflow
-    }
-}
-
-/// The text after the first `marker` in `text`.
-fn after<'t>(text: &'t str, marker: &str) -> Option<&'t str> {
-    text.find(marker)
-        .and_then(|start| text.get(start + marker.len()..))
-}
-
-/// The whole number at the start of `text` (digits, with `,` between thousands allowed).
-fn number(text: &str) -> Option<u64> {
-    let digits: String = text
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == ',')
-        .filter(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_overflow_text_gives_its_counts() {
-        // (the text, used, limit, max_tokens)
-        type Case = (&'static str, Option<u64>, Option<u64>, Option<u64>);
-        let cases: [Case; 8] = [
-            ("prompt is too long: 219898 tokens > 200000 maximum", Some(219_898), Some(200_000), None),
-            ("input length and `max_tokens` exceed context limit: 187254 + 20000 > 204798, decrease input length or `max_tokens` and try again", Some(187_254), Some(204_798), Some(20_000)),
-            ("This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.", Some(4294), Some(4097), None),
-            ("This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (8000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.", Some(8000), Some(8192), Some(1000)),
-            ("This endpoint's maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input). Please reduce the length of either one.", Some(42_832), Some(32_768), None),
-            ("The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", Some(1_200_293), Some(1_048_576), None),
-            ("Input is too long for requested model.", None, None, None),
-            ("Your input exceeds the context window of this model. Please adjust your input and try again.", None, None, None),
-        ];
-        for (text, used, limit, max_tokens) in cases {
-            let overflow = Overflow::read(text);
-            assert!(overflow.found, "{text}");
-            assert_eq!(
-                (overflow.used, overflow.limit, overflow.max_tokens),
-                (used, limit, max_tokens),
-                "{text}"
-            );
-        }
-        assert!(!Overflow::read("Overloaded").found);
     }
 }

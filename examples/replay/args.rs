@@ -17,7 +17,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
        replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
-       replay --error PROVIDER STATUS [--pretty] FILE|-
+       replay --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
 
 Replays a stored record (an array of messages, or a conversation file) and prints the
 wire messages, the provider's history fragment, or, with --model, the provider's whole
@@ -84,6 +84,9 @@ request body, as JSON.
   --outcome               with --reply or --stream, print {\"stop\":REASON,\"message\":...}
   --error PROVIDER STATUS read FILE as the provider's error response with that HTTP status
                           and print what kind of error it is
+  --header NAME:VALUE     with --error, a header of the response (repeatable): retry-after,
+                          retry-after-ms, x-ratelimit-reset-*, x-should-retry, Bedrock's
+                          x-amzn-ErrorType
 ";
 
 /// Where a record (or a reply) comes from.
@@ -131,7 +134,12 @@ pub enum Task {
         outcome: bool,
     },
     /// Read an error response.
-    Error { provider: Provider, status: u16 },
+    Error {
+        provider: Provider,
+        status: u16,
+        /// The response's headers, `--header NAME:VALUE`, in order.
+        headers: Vec<(String, String)>,
+    },
     /// Print the stored message of a turn's rounds and final reply.
     StoreTurn {
         provider: Provider,
@@ -168,6 +176,7 @@ struct Given {
     chunk: Option<usize>,
     outcome: bool,
     error: Option<(Provider, u16)>,
+    headers: Vec<(String, String)>,
     tools: Option<Input>,
     tool_choice: Option<ToolChoice>,
     rounds: Vec<(Input, Input)>,
@@ -323,6 +332,15 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                     .ok_or_else(|| format!("--error takes an HTTP status, not {status:?}"))?;
                 set(&mut given.error, (parsed, status), "--error")?;
             }
+            "--header" => {
+                let text = value()?;
+                let (name, value) = text
+                    .split_once(':')
+                    .map(|(name, value)| (name.trim(), value.trim()))
+                    .filter(|(name, _)| !name.is_empty())
+                    .ok_or_else(|| format!("--header takes NAME:VALUE, not {text:?}"))?;
+                given.headers.push((name.to_owned(), value.to_owned()));
+            }
             "--tools" => set(&mut given.tools, input(os_value()?), "--tools")?,
             "--budget" => {
                 let parsed = positive("--budget", &value()?)?;
@@ -368,6 +386,9 @@ impl Given {
         if self.outcome && self.reply.is_none() && self.stream.is_none() {
             return Err("--outcome needs --reply or --stream".to_owned());
         }
+        if !self.headers.is_empty() && self.error.is_none() {
+            return Err("--header needs --error".to_owned());
+        }
         if self.chunk.is_some() && self.stream.is_none() {
             return Err("--chunk needs --stream".to_owned());
         }
@@ -399,7 +420,11 @@ impl Given {
                     stream: Some(self.chunk.unwrap_or(4096)),
                     outcome: self.outcome,
                 },
-                (None, None, Some((provider, status))) => Task::Error { provider, status },
+                (None, None, Some((provider, status))) => Task::Error {
+                    provider,
+                    status,
+                    headers: self.headers,
+                },
                 (None, None, None) => return Err("nothing to read".to_owned()),
             };
             return Ok(Options {

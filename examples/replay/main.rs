@@ -13,7 +13,7 @@
 //!     --store-turn FINAL [--pretty]
 //! cargo run --example replay -- --reply PROVIDER [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
-//! cargo run --example replay -- --error PROVIDER STATUS [--pretty] FILE|-
+//! cargo run --example replay -- --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
 //! ```
 //!
 //! Reads a record (a bare array of messages, or a conversation file) from FILE, from standard
@@ -272,9 +272,21 @@ fn run(options: &Options) -> Result<(), String> {
                 .map_err(|error| error.to_string())?;
             write_json(&mut out, &stored, pretty)
         }
-        Task::Error { provider, status } => {
+        Task::Error {
+            provider,
+            status,
+            headers,
+        } => {
             let body = read_bytes(&options.input)?;
-            let error = provider.read_error(*status, &String::from_utf8_lossy(&body));
+            let headers: Vec<(&str, &str)> = headers
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str()))
+                .collect();
+            let error = provider.read_error_with_headers(
+                *status,
+                &headers,
+                &String::from_utf8_lossy(&body),
+            );
             write_json(&mut out, &error, pretty)
         }
         Task::Replay {

@@ -98,6 +98,7 @@ mod stream;
 mod tools;
 
 pub use self::error::read_error;
+pub(crate) use self::error::read_error_with_headers;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request, Role};
 pub use self::stream::stream;

@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use crate::provider::Provider;
 use crate::provider_error::{ErrorKind, ProviderError};
+use crate::retry_after::go_duration;
 
 /// The canonical statuses Google's APIs answer with, and their kinds
 /// (<https://ai.google.dev/gemini-api/docs/troubleshooting>): `RESOURCE_EXHAUSTED` is 429,
@@ -31,6 +32,10 @@ const STATUSES: [(&str, ErrorKind); 11] = [
 /// `UNAVAILABLE`, ...), else from its `code` or the HTTP status. A text that says the input is
 /// too long is a context window overflow, with its counts: `The input token count (1200293)
 /// exceeds the maximum number of tokens allowed (1048576).` (used 1200293, limit 1048576).
+/// A `google.rpc.RetryInfo` among the error's `details` says how long to wait
+/// (`"retryDelay": "38s"`, <https://github.com/letterstory/lettertrace/pull/34>): it is the
+/// error's [`retry_after`](ProviderError::retry_after), before the text's `Please retry in
+/// 58.9s`.
 ///
 /// ```
 /// use transcript_replay::{gemini, ErrorKind};
@@ -38,6 +43,10 @@ const STATUSES: [(&str, ErrorKind); 11] = [
 /// let error = gemini::read_error(400, r#"{"error": {"code": 400, "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}"#);
 /// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.limit), (Some(1_200_293), Some(1_048_576)));
+///
+/// let quota = gemini::read_error(429, r#"{"error": {"code": 429, "message": "You exceeded your current quota. Please retry in 38.2s.",
+///     "status": "RESOURCE_EXHAUSTED", "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "38s"}]}}"#);
+/// assert_eq!(quota.retry_after, Some(std::time::Duration::from_secs(38)));
 ///
 /// let busy = gemini::read_error(503, r#"[{"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}}]"#);
 /// assert_eq!((busy.kind, busy.retryable), (ErrorKind::Overloaded, true));
@@ -68,6 +77,8 @@ pub(super) fn read(status: Option<u16>, body: &str) -> Option<ProviderError> {
         message: Option<String>,
         #[serde(default)]
         status: Option<String>,
+        #[serde(default)]
+        details: Vec<serde_json::Value>,
     }
     let error = match serde_json::from_str::<Body>(body).ok()? {
         Body::One(wrapped) => wrapped.error,
@@ -83,11 +94,20 @@ pub(super) fn read(status: Option<u16>, body: &str) -> Option<ProviderError> {
                 .map(|&(_, kind)| kind)
         })
         .unwrap_or_else(|| ErrorKind::of_status(error.code.or(status)));
-    Some(ProviderError::new(
+    let retry_delay = error.details.iter().find_map(|detail| {
+        let kind = detail.get("@type")?.as_str()?;
+        if !kind.ends_with("google.rpc.RetryInfo") {
+            return None;
+        }
+        go_duration(detail.get("retryDelay")?.as_str()?)
+    });
+    let mut read = ProviderError::new(
         Provider::Gemini,
         status.or(error.code),
         kind,
         error.status,
         error.message.unwrap_or_default(),
-    ))
+    );
+    read.retry_after = retry_delay.or(read.retry_after);
+    Some(read)
 }

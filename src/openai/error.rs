@@ -17,7 +17,11 @@ const CODES: [(&str, ErrorKind); 6] = [
 ];
 
 /// The error types, where neither the code nor the status says more.
-const TYPES: [(&str, ErrorKind); 4] = [
+const TYPES: [(&str, ErrorKind); 5] = [
+    (
+        "exceed_context_size_error",
+        ErrorKind::ContextWindowExceeded,
+    ),
     ("invalid_request_error", ErrorKind::InvalidRequest),
     ("authentication_error", ErrorKind::Authentication),
     ("server_error", ErrorKind::Server),
@@ -63,13 +67,22 @@ pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> Provi
         Some(_) | None => None,
     };
     let of_object = |object: &Value| {
-        from_parts(
+        let mut error = from_parts(
             provider,
             status,
             code(object),
             object.get("type").and_then(text),
             object.get("message").and_then(text),
-        )
+        );
+        // llama.cpp's server gives the counts beside its text: `"type":
+        // "exceed_context_size_error", "n_prompt_tokens": 14429, "n_ctx": 8192`
+        // (<https://github.com/ggml-org/llama.cpp/pull/15780>).
+        if error.kind == ErrorKind::ContextWindowExceeded {
+            let count = |name: &str| object.get(name).and_then(Value::as_u64);
+            error.used = error.used.or_else(|| count("n_prompt_tokens"));
+            error.limit = error.limit.or_else(|| count("n_ctx"));
+        }
+        error
     };
     match (
         value.get("error"),

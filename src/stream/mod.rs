@@ -492,6 +492,43 @@ impl StreamError {
         }
     }
 
+    /// Whether sending the same request again may succeed:
+    ///
+    /// - a provider's error: when the provider's error says so
+    ///   ([`ProviderError::retryable`]: overload, rate limit, server error);
+    /// - a cut stream: yes, the connection dropped before the provider's terminal event (a
+    ///   proxy's timeout, a network fault) and the request itself was not refused;
+    /// - JSON that is not what the provider sends, a broken framing (a CRC that does not
+    ///   match, bytes that are not UTF-8) or content the record has no block for: no, the
+    ///   same request would most likely bring the same bytes back (the transport already
+    ///   checks its own integrity, so a bad frame is the sender's, not the wire's).
+    ///
+    /// A request sent again after [`output_started`](Self::output_started) repeats what the
+    /// caller has shown: retry then only if the caller can take back what it showed.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, openai};
+    ///
+    /// // The bytes ended before `[DONE]`.
+    /// assert!(openai::stream().finish().unwrap_err().retryable());
+    ///
+    /// let mut reader = anthropic::stream();
+    /// let error = reader
+    ///     .feed(b"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")
+    ///     .unwrap_err();
+    /// assert!(error.retryable());
+    ///
+    /// let error = openai::stream().feed(b"data: {not json}\n\n").unwrap_err();
+    /// assert!(!error.retryable());
+    /// ```
+    pub fn retryable(&self) -> bool {
+        match &self.0.failure {
+            Failure::Provider(error) => error.retryable,
+            Failure::Cut(_) => true,
+            Failure::Json(_) | Failure::Content(_) | Failure::Frame(_) => false,
+        }
+    }
+
     /// The provider's error, when it sent one: its kind, its message, whether a retry can
     /// help.
     ///

@@ -1,0 +1,232 @@
+//! What a [`BodyError`](crate::BodyError) is about, as data a loop can match on.
+
+use crate::provider::Provider;
+
+/// What a [`BodyError`](crate::BodyError) is about, for a loop to act on
+/// ([`BodyError::kind`](crate::BodyError::kind)): a body over the budget (withhold more, or
+/// summarize), turns out of sequence (add the live turn), tool rounds that do not match
+/// their calls (answer every call once), or the caller's own fields, messages and tools (a bug
+/// to fix, never a retry).
+///
+/// ```
+/// use transcript_replay::{gemini, BodyErrorKind, Sequencing, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+/// let error = gemini::body(&Turn::new(&history)).unwrap_err();
+/// assert_eq!(error.kind(), BodyErrorKind::Sequencing(Sequencing::EndsOnAssistant));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BodyErrorKind<'a> {
+    /// The parts a budget never withholds need more than the budget: nothing left to withhold
+    /// makes the body fit ([`Turn::budget`](crate::Turn::budget)).
+    #[non_exhaustive]
+    OverBudget {
+        /// The tokens the body needs with everything a budget may withhold withheld.
+        needed: u64,
+        /// The budget.
+        budget: u64,
+        /// By how much the body is over: `needed` less `budget`.
+        over: u64,
+        /// What the body still carries, by part (`the system text`, `the live turn`, `round 1
+        /// in flight`, `the tool declarations`, ...) with its tokens, largest first: the first
+        /// is the part to shrink.
+        parts: &'a [(String, u64)],
+    },
+    /// The turns are not in an order the provider takes.
+    Sequencing(Sequencing),
+    /// The rounds in flight do not match their calls.
+    ToolLinkage(ToolLinkage<'a>),
+    /// The caller's fields, appended messages or values are not what a body takes.
+    Caller(CallerPart<'a>),
+    /// The tool declarations or the tool choice are not what the provider takes.
+    Tools(ToolDeclaration<'a>),
+}
+
+/// Turns out of the order the provider takes ([`BodyErrorKind::Sequencing`]).
+///
+/// ```
+/// use transcript_replay::{bedrock, BodyErrorKind, Sequencing, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::assistant("Hello!"), StoredMessage::user("Hi")];
+/// let error = bedrock::body(&Turn::new(&history)).unwrap_err();
+/// assert_eq!(error.kind(), BodyErrorKind::Sequencing(Sequencing::StartsOnAssistant));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Sequencing {
+    /// No user or model turn at all, only system text: add the live turn.
+    NoMessages,
+    /// The request would end on the model's turn: add the live turn (or ask for a prefill).
+    EndsOnAssistant,
+    /// The first turn is the model's, and the provider needs a user turn first.
+    StartsOnAssistant,
+    /// An appended message would follow a turn of its own role, and it is sent as it is.
+    #[non_exhaustive]
+    AdjacentRoles {
+        /// The appended message's index.
+        appended: usize,
+    },
+    /// The rounds would follow a turn that is not the user's: add the live turn.
+    RoundsAfterNoUserTurn,
+    /// A prefill was asked of a provider that takes none.
+    PrefillNotTaken,
+    /// A prefill was asked with rounds in flight.
+    PrefillWithRounds,
+}
+
+/// Rounds in flight that do not match their calls ([`BodyErrorKind::ToolLinkage`]). A round is
+/// its index among the turn's rounds, counted from 0 as the error's text counts it.
+///
+/// ```
+/// use transcript_replay::{openai, BodyErrorKind, StoredMessage, ToolLinkage, ToolOutput, Turn};
+///
+/// let reply = openai::read_reply(r#"{"choices": [{"message": {"role": "assistant", "content": null,
+///     "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+///     "finish_reason": "tool_calls"}]}"#)?;
+/// let history = [StoredMessage::user("List the files.")];
+/// let outputs = [ToolOutput::ok("c2", "a.rs")];
+/// let turn = Turn::new(&history).round(&reply, &outputs);
+/// let error = openai::body(&turn).unwrap_err();
+/// assert_eq!(
+///     error.kind(),
+///     BodyErrorKind::ToolLinkage(ToolLinkage::OutputOfNoCall { round: 0, id: "c2" }),
+/// );
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolLinkage<'a> {
+    /// A call of the round has no output: answer it.
+    CallWithoutOutput {
+        /// The round.
+        round: usize,
+        /// The call's id.
+        id: &'a str,
+    },
+    /// An output answers no call of the round.
+    OutputOfNoCall {
+        /// The round.
+        round: usize,
+        /// The output's call id.
+        id: &'a str,
+    },
+    /// Two outputs answer the same call.
+    OutputTwice {
+        /// The round.
+        round: usize,
+        /// The call's id.
+        id: &'a str,
+    },
+    /// A round whose reply calls no tool: it ends the turn (store it with `store_turn`).
+    RoundWithoutCalls {
+        /// The round.
+        round: usize,
+    },
+    /// A round whose reply is another provider's.
+    RoundOfAnotherProvider {
+        /// The round.
+        round: usize,
+        /// The provider whose reply it is.
+        of: Provider,
+    },
+    /// Rounds, and no tool declared, which the provider rejects: declare the tools.
+    RoundsWithoutTools,
+}
+
+/// The caller's own parts that a body cannot take ([`BodyErrorKind::Caller`]).
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_replay::{anthropic, BodyErrorKind, CallerPart, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let fields = json!({"messages": []});
+/// let error = anthropic::body(&Turn::new(&history).fields(&fields)).unwrap_err();
+/// assert_eq!(error.kind(), BodyErrorKind::Caller(CallerPart::Reserved { key: "messages" }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallerPart<'a> {
+    /// The caller's fields are not a JSON object.
+    NotAnObject {
+        /// What they are instead (`an array`, ...).
+        found: &'static str,
+    },
+    /// A field is given twice.
+    Duplicate {
+        /// The field.
+        key: &'a str,
+    },
+    /// A field the crate writes itself.
+    Reserved {
+        /// The field.
+        key: &'a str,
+    },
+    /// A field a compatible server refuses.
+    Refused {
+        /// The field.
+        key: &'a str,
+        /// The server's own output-limit field, when the field is the other one.
+        output_limit: Option<&'static str>,
+    },
+    /// A caller's value does not serialize as JSON.
+    NotJson,
+    /// An appended message is not a JSON object.
+    AppendedNotAnObject {
+        /// The message's index.
+        index: usize,
+        /// What it is instead.
+        found: &'static str,
+    },
+    /// An appended message's role is none the provider knows.
+    UnknownAppendedRole {
+        /// The message's index.
+        index: usize,
+        /// The role's JSON text, cut to 64 characters.
+        role: &'a str,
+    },
+}
+
+/// Tool declarations or a tool choice the provider does not take ([`BodyErrorKind::Tools`]).
+///
+/// ```
+/// use transcript_replay::{anthropic, BodyErrorKind, StoredMessage, ToolChoice, ToolDeclaration, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let error = anthropic::body(&Turn::new(&history).tool_choice(ToolChoice::Required)).unwrap_err();
+/// assert_eq!(error.kind(), BodyErrorKind::Tools(ToolDeclaration::ChoiceWithoutTools));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolDeclaration<'a> {
+    /// A tool name the provider refuses.
+    Name {
+        /// The name.
+        name: &'a str,
+        /// The longest name the provider takes.
+        max: usize,
+    },
+    /// A tool declared twice.
+    DeclaredTwice {
+        /// The name.
+        name: &'a str,
+    },
+    /// A tool asks for strict input of a provider with no such flag.
+    StrictNotTaken {
+        /// The name.
+        name: &'a str,
+    },
+    /// A tool choice, and no tool.
+    ChoiceWithoutTools,
+    /// The tool choice names no declared tool.
+    ChoiceOfNoTool {
+        /// The name.
+        name: &'a str,
+    },
+    /// A tool choice the provider cannot express.
+    ChoiceNotTaken {
+        /// The choice.
+        choice: &'static str,
+    },
+}
