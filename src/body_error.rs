@@ -98,6 +98,10 @@ impl BodyError {
                 output_limit: *output_limit,
             }),
             Kind::NotJson(_) => Of::Caller(CallerPart::NotJson),
+            Kind::ParamConflict { param, field } => {
+                Of::Caller(CallerPart::ParamConflict { param, field })
+            }
+            Kind::ParamNotTaken { param, .. } => Of::Caller(CallerPart::ParamNotTaken { param }),
             Kind::AppendedNotAnObject { index, found } => {
                 Of::Caller(CallerPart::AppendedNotAnObject {
                     index: *index,
@@ -238,6 +242,17 @@ pub(crate) enum Kind {
         output_limit: Option<&'static str>,
     },
     NotJson(String),
+    /// A neutral parameter of the turn and a caller's field that says the same thing.
+    ParamConflict {
+        param: &'static str,
+        field: String,
+    },
+    /// A neutral parameter the provider cannot take as given.
+    ParamNotTaken {
+        provider: Provider,
+        param: &'static str,
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for Kind {
@@ -415,6 +430,18 @@ impl fmt::Display for Kind {
                     None => Ok(()),
                 }
             }
+            Kind::ParamConflict { param, field } => write!(
+                f,
+                "the turn's {param} and the caller's field `{field}` say the same thing: give one"
+            ),
+            Kind::ParamNotTaken {
+                provider,
+                param,
+                why,
+            } => write!(
+                f,
+                "{provider} takes {why}: the turn's {param} cannot be written"
+            ),
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
             }

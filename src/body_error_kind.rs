@@ -172,6 +172,21 @@ pub enum CallerPart<'a> {
     },
     /// A caller's value does not serialize as JSON.
     NotJson,
+    /// A neutral parameter of the turn ([`Turn::model`](crate::Turn::model), ...) and a
+    /// caller's field that says the same thing.
+    ParamConflict {
+        /// The parameter: `model`, `max_output`, `reasoning`, `temperature`, `stop` or
+        /// `stream`.
+        param: &'static str,
+        /// The caller's field (`generationConfig.temperature` inside an object both write).
+        field: &'a str,
+    },
+    /// A neutral parameter the provider cannot take as given (stop sequences for Responses,
+    /// a thinking budget not under Anthropic's `max_tokens`, ...).
+    ParamNotTaken {
+        /// The parameter.
+        param: &'static str,
+    },
     /// An appended message is not a JSON object.
     AppendedNotAnObject {
         /// The message's index.

@@ -164,6 +164,10 @@ pub struct Dialect {
     /// The file media types the server takes natively in user messages (as OpenAI's `file`
     /// and `input_audio` parts), lowercase.
     pub file_types: &'static [&'static str],
+    /// The path of a Chat Completions request, after the base URL the caller keeps
+    /// ([`Provider::request`](crate::Provider::request)): `/v1/chat/completions`, or the
+    /// server's own.
+    pub chat_path: &'static str,
     /// Whether the reply's `content` may begin with `<think>…</think>`, the reasoning of an
     /// R1-style model that no reasoning parser took out: read as a `reasoning` block, whole
     /// and streamed.

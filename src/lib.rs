@@ -414,6 +414,7 @@ mod json;
 mod marker;
 mod native_images;
 mod overflow;
+mod params;
 mod parse;
 mod provider;
 mod provider_error;
@@ -449,6 +450,7 @@ pub use crate::error::Error;
 pub use crate::file::{File, ToolFile};
 pub use crate::fit::Budget;
 pub use crate::marker::{Reason, TextOnlyOutput};
+pub use crate::params::Reasoning;
 pub use crate::parse::parse_record;
 #[doc(hidden)]
 pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};

@@ -121,11 +121,12 @@ impl Provider {
     ///
     /// Compatible servers. Each documents a base URL that ends before `/v1` (Groq
     /// `https://api.groq.com/openai`, OpenRouter `https://openrouter.ai/api`, Fireworks
-    /// `https://api.fireworks.ai/inference`, local servers `http://localhost:PORT`). Not yet
-    /// followed, with their documented forms: Gemini's OpenAI endpoint is
+    /// `https://api.fireworks.ai/inference`, local servers `http://localhost:PORT`); a dialect's
+    /// [`chat_path`](crate::Dialect::chat_path) is the path: Gemini's OpenAI endpoint
     /// `/v1beta/openai/chat/completions` (<https://ai.google.dev/gemini-api/docs/openai>),
-    /// Perplexity documents `/chat/completions`, and Azure OpenAI takes its key in an
-    /// `api-key` header (a bearer token is Microsoft Entra ID's). Bedrock also takes an API key
+    /// Perplexity `/chat/completions`. Not followed: Azure OpenAI takes its key in an
+    /// `api-key` header (a bearer token is Microsoft Entra ID's), and a classic deployment's
+    /// path names the deployment and an `api-version`. Bedrock also takes an API key
     /// as a bearer token (<https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html>);
     /// the request names SigV4, which every Bedrock caller can sign with.
     ///
@@ -144,8 +145,31 @@ impl Provider {
     /// assert_eq!(request.path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     /// ```
     pub fn request(self, model: &str, stream: bool) -> Request {
+        self.request_for(model, stream)
+    }
+
+    /// The request around a turn's body: [`request`](Provider::request) with the turn's
+    /// [`model`](crate::Turn::model) (none when it has none) and whether it
+    /// [`stream`](crate::Turn::stream)s.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).model("anthropic.claude-3-haiku-20240307-v1:0").stream(true);
+    /// assert_eq!(
+    ///     Provider::Bedrock.request_of(&turn).path,
+    ///     "/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream",
+    /// );
+    /// ```
+    pub fn request_of(self, turn: &crate::Turn<'_>) -> Request {
+        self.request_for(turn.model_name().unwrap_or_default(), turn.streams())
+    }
+
+    fn request_for(self, model: &str, stream: bool) -> Request {
         let path = match self {
-            Provider::OpenAi | Provider::Compatible(_) => "/v1/chat/completions".to_owned(),
+            Provider::OpenAi => "/v1/chat/completions".to_owned(),
+            Provider::Compatible(dialect) => dialect.chat_path.to_owned(),
             Provider::OpenAiResponses => "/v1/responses".to_owned(),
             Provider::Anthropic => "/v1/messages".to_owned(),
             Provider::Gemini => {

@@ -5,14 +5,15 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use transcript_replay::{
-    image_tokens, Cache, ImageTokens, Provider, ToolChoice, Vision, IMAGE_TOKENS,
+    image_tokens, Cache, ImageTokens, Provider, Reasoning, ToolChoice, Vision, IMAGE_TOKENS,
 };
 
 pub const USAGE: &str = "\
 usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
-              [--round REPLY OUTPUTS]... [--streaming] [--request]]
+              [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
+              [--streaming] [--request]]
               [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
@@ -42,6 +43,13 @@ request body, as JSON.
                           field, max_tokens for most), Responses'
                           max_output_tokens, Gemini's generationConfig.maxOutputTokens,
                           Bedrock's inferenceConfig.maxTokens (none by default)
+  --reasoning low|medium|high|N
+                          how much the model thinks: an effort, or N tokens of thinking
+                          budget (OpenAI's reasoning_effort, Responses' reasoning.effort
+                          with its encrypted content kept, Anthropic's and Bedrock's
+                          thinking, Gemini's thinkingConfig)
+  --temperature X         the sampling temperature
+  --stop TEXT             a sequence that ends the reply (repeatable)
   --streaming             the request asks for a streamed reply: \"stream\":true in the
                           OpenAI, Responses and Anthropic bodies (OpenAI Chat also asks
                           for the usage), the streaming path for Gemini and Bedrock
@@ -114,6 +122,12 @@ pub struct BodyOptions {
     pub streaming: bool,
     /// `--request`: print the request around the body instead of the body.
     pub request: bool,
+    /// `--reasoning low|medium|high|N`.
+    pub reasoning: Option<Reasoning>,
+    /// `--temperature X`.
+    pub temperature: Option<f64>,
+    /// `--stop TEXT`, each.
+    pub stop: Vec<String>,
 }
 
 /// What the program is asked to do.
@@ -186,6 +200,9 @@ struct Given {
     family: Option<&'static ImageTokens>,
     streaming: bool,
     request: bool,
+    reasoning: Option<Reasoning>,
+    temperature: Option<f64>,
+    stop: Vec<String>,
     input: Option<Input>,
 }
 
@@ -285,6 +302,28 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 let parsed = positive("--max-tokens", &value()?)?;
                 set(&mut given.max_tokens, parsed, "--max-tokens")?;
             }
+            "--reasoning" => {
+                let parsed = match value()?.as_str() {
+                    "low" => Reasoning::Low,
+                    "medium" => Reasoning::Medium,
+                    "high" => Reasoning::High,
+                    tokens => Reasoning::Budget(
+                        u32::try_from(positive("--reasoning", tokens)?)
+                            .map_err(|_| format!("--reasoning {tokens} is too large"))?,
+                    ),
+                };
+                set(&mut given.reasoning, parsed, "--reasoning")?;
+            }
+            "--temperature" => {
+                let text = value()?;
+                let parsed: f64 = text
+                    .parse()
+                    .ok()
+                    .filter(|value: &f64| value.is_finite() && *value >= 0.0)
+                    .ok_or_else(|| format!("--temperature takes a number, not {text:?}"))?;
+                set(&mut given.temperature, parsed, "--temperature")?;
+            }
+            "--stop" => given.stop.push(value()?),
             "--cache" => {
                 let parsed = match value()?.as_str() {
                     "5m" => Cache::FiveMinutes,
@@ -508,6 +547,9 @@ impl Given {
                     budget: self.budget.zip(rule),
                     streaming: self.streaming,
                     request: self.request,
+                    reasoning: self.reasoning,
+                    temperature: self.temperature,
+                    stop: self.stop,
                 })
             }
             None => {
@@ -523,6 +565,9 @@ impl Given {
                     ("--budget", self.budget.is_some()),
                     ("--streaming", self.streaming),
                     ("--request", self.request),
+                    ("--reasoning", self.reasoning.is_some()),
+                    ("--temperature", self.temperature.is_some()),
+                    ("--stop", !self.stop.is_empty()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

@@ -71,101 +71,31 @@ fn read_input(input: &Input, what: &str) -> Result<String, String> {
     })
 }
 
-/// The caller's top-level fields, in the order they are written: the model where the body
-/// takes it, and the reply's token limit under the provider's name for it.
-#[derive(Serialize, Default)]
-struct Fields<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_completion_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_output_tokens: Option<u64>,
-    #[serde(rename = "generationConfig", skip_serializing_if = "Option::is_none")]
-    generation_config: Option<GenerationConfig>,
-    #[serde(rename = "inferenceConfig", skip_serializing_if = "Option::is_none")]
-    inference_config: Option<InferenceConfig>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream_options: Option<StreamOptions>,
-}
-
-/// OpenAI Chat sends a streamed reply's usage only when asked.
-#[derive(Serialize)]
-struct StreamOptions {
-    include_usage: bool,
-}
-
-#[derive(Serialize)]
-struct InferenceConfig {
-    #[serde(rename = "maxTokens")]
-    max_tokens: u64,
-}
-
-#[derive(Serialize)]
-struct GenerationConfig {
-    #[serde(rename = "maxOutputTokens")]
-    max_output_tokens: u64,
-}
-
-fn fields(provider: Provider, options: &BodyOptions) -> Fields<'_> {
-    let model = Some(options.model.as_str());
-    // Gemini and Bedrock ask for a stream in the path (`Provider::request`), not the body.
-    let stream = options.streaming.then_some(true);
-    match provider {
-        Provider::OpenAi => Fields {
-            model,
-            max_completion_tokens: options.max_tokens,
-            stream,
-            stream_options: stream.map(|_| StreamOptions {
-                include_usage: true,
-            }),
-            ..Fields::default()
-        },
-        Provider::Compatible(dialect) => {
-            let (max_tokens, max_completion_tokens) = if dialect.output_limit == "max_tokens" {
-                (options.max_tokens, None)
-            } else {
-                (None, options.max_tokens)
-            };
-            Fields {
-                model,
-                max_tokens,
-                max_completion_tokens,
-                stream,
-                ..Fields::default()
-            }
-        }
-        Provider::Anthropic => Fields {
-            model,
-            max_tokens: Some(options.max_tokens.unwrap_or(4096)),
-            stream,
-            ..Fields::default()
-        },
-        Provider::OpenAiResponses => Fields {
-            model,
-            max_output_tokens: options.max_tokens,
-            stream,
-            ..Fields::default()
-        },
-        Provider::Gemini => Fields {
-            generation_config: options
-                .max_tokens
-                .map(|max_output_tokens| GenerationConfig { max_output_tokens }),
-            ..Fields::default()
-        },
-        Provider::Bedrock => Fields {
-            inference_config: options
-                .max_tokens
-                .map(|max_tokens| InferenceConfig { max_tokens }),
-            ..Fields::default()
-        },
-        // `Provider` is `#[non_exhaustive]`: a provider added later takes no fields here.
-        _ => Fields::default(),
+/// The turn's neutral request parameters, which the crate writes as the provider takes them:
+/// the model, the reply's token limit (Anthropic's required `max_tokens` 4096 when none is
+/// given), reasoning, streaming, temperature and stop sequences.
+fn with_params<'a>(
+    mut turn: Turn<'a>,
+    provider: Provider,
+    options: &BodyOptions,
+) -> Result<Turn<'a>, String> {
+    turn = turn.model(&options.model).stream(options.streaming);
+    let default = (provider == Provider::Anthropic).then_some(4096);
+    if let Some(max) = options.max_tokens.or(default) {
+        let max = u32::try_from(max).map_err(|_| format!("--max-tokens {max} is too large"))?;
+        turn = turn.max_output(max);
     }
+    if let Some(reasoning) = options.reasoning {
+        turn = turn.reasoning(reasoning);
+    }
+    if let Some(temperature) = options.temperature {
+        turn = turn.temperature(temperature);
+    }
+    let stops: Vec<&str> = options.stop.iter().map(String::as_str).collect();
+    if !stops.is_empty() {
+        turn = turn.stop(&stops);
+    }
+    Ok(turn)
 }
 
 /// Prints a body or fragment, or, with `--estimate`, what it costs.
@@ -297,7 +227,8 @@ fn run(options: &Options) -> Result<(), String> {
         } => {
             if let (Some(provider), Some(options)) = (provider, body) {
                 if options.request {
-                    let request = provider.request(&options.model, options.streaming);
+                    let turn = with_params(Turn::new(&[]), *provider, options)?;
+                    let request = provider.request_of(&turn);
                     return write_json(&mut out, &request, pretty)
                         .and_then(|()| out.flush())
                         .map_err(cannot_write);
@@ -364,8 +295,8 @@ fn run(options: &Options) -> Result<(), String> {
                         .vision(*vision)
                         .instructions(&options.system)
                         .live(&live)
-                        .tools(&tools)
-                        .fields(&fields(*provider, options));
+                        .tools(&tools);
+                    turn = with_params(turn, *provider, options)?;
                     if let Some(choice) = &options.tool_choice {
                         turn = turn.tool_choice(choice.clone());
                     }

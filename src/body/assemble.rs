@@ -94,6 +94,11 @@ pub(crate) fn assemble<'a>(
             }),
         }));
     }
+    // The neutral parameters, as the provider names them, before the caller's fields.
+    let fields = match turn.params == crate::params::Params::default() {
+        true => Arc::clone(&turn.fields),
+        false => Arc::new(turn.params.merged(provider, &turn.fields)?),
+    };
     if turn.prefill && !rules.takes_prefill {
         return Err(BodyError::new(Kind::PrefillNotTaken(provider)));
     }
@@ -365,7 +370,7 @@ pub(crate) fn assemble<'a>(
         None => Vec::new(),
     };
     Ok(Assembled {
-        fields: Arc::clone(&turn.fields),
+        fields,
         instructions,
         rendered,
         appended: Arc::clone(&turn.appended),

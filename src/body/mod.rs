@@ -6,7 +6,7 @@
 
 mod assemble;
 mod build;
-mod fields;
+pub(crate) mod fields;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use serde::ser::Serialize;
 
 use crate::cache::Cache;
 use crate::fit::Budget;
+use crate::params::{Params, Reasoning};
 use crate::record::StoredMessage;
 use crate::replay::Vision;
 use crate::reply::Reply;
@@ -145,6 +146,7 @@ pub struct Turn<'a> {
     tool_choice: Option<ToolChoice>,
     rounds: Vec<Round<'a>>,
     budget: Option<Budget<'a>>,
+    params: Params,
 }
 
 impl<'a> Turn<'a> {
@@ -176,7 +178,163 @@ impl<'a> Turn<'a> {
             tool_choice: None,
             rounds: Vec::new(),
             budget: None,
+            params: Params::default(),
         }
+    }
+
+    /// The model, written where the provider takes it: the body's `model` for OpenAI Chat,
+    /// Responses, Anthropic and compatible servers; the path for Gemini and Bedrock
+    /// ([`Provider::request_of`](crate::Provider::request_of)).
+    ///
+    /// The neutral parameters ([`model`](Turn::model), [`max_output`](Turn::max_output),
+    /// [`reasoning`](Turn::reasoning), [`stream`](Turn::stream),
+    /// [`temperature`](Turn::temperature), [`stop`](Turn::stop)) are written before the
+    /// caller's own [`fields`](Turn::fields), each as the provider names it; a caller's field
+    /// that says the same thing (under any provider's name for it) is an error that names
+    /// both, and an object both write (Gemini's `generationConfig`, Bedrock's
+    /// `inferenceConfig`) is merged.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Reasoning, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history)
+    ///     .without_preamble()
+    ///     .model("claude-sonnet-4-5")
+    ///     .max_output(4096)
+    ///     .reasoning(Reasoning::Budget(2048))
+    ///     .stream(true)
+    ///     .stop(&["END"]);
+    /// let body = serde_json::to_string(&Provider::Anthropic.body(&turn)?).unwrap();
+    /// assert!(body.starts_with(concat!(
+    ///     r#"{"model":"claude-sonnet-4-5","max_tokens":4096,"#,
+    ///     r#""thinking":{"budget_tokens":2048,"type":"enabled"},"stream":true,"stop_sequences":["END"],"#,
+    /// )));
+    /// let openai = serde_json::to_string(&Provider::OpenAi.body(&turn)?).unwrap();
+    /// assert!(openai.starts_with(concat!(
+    ///     r#"{"model":"claude-sonnet-4-5","max_completion_tokens":4096,"reasoning_effort":"low","#,
+    ///     r#""stream":true,"stream_options":{"include_usage":true},"stop":["END"],"#,
+    /// )));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn model(mut self, model: &str) -> Self {
+        self.params.model = Some(model.to_owned());
+        self
+    }
+
+    /// The most tokens the reply may have: OpenAI Chat's `max_completion_tokens` (a
+    /// compatible server's own field, [`Dialect::output_limit`](crate::Dialect::output_limit)),
+    /// Responses' `max_output_tokens`, Anthropic's `max_tokens`, Gemini's
+    /// `generationConfig.maxOutputTokens`, Bedrock's `inferenceConfig.maxTokens`.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).without_preamble().max_output(100);
+    /// let body = serde_json::to_value(Provider::Gemini.body(&turn)?).unwrap();
+    /// assert_eq!(body["generationConfig"]["maxOutputTokens"], 100);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn max_output(mut self, tokens: u32) -> Self {
+        self.params.max_output = Some(tokens);
+        self
+    }
+
+    /// How much the model thinks ([`Reasoning`]): OpenAI Chat's `reasoning_effort`;
+    /// Responses' `reasoning.effort`, with `include: ["reasoning.encrypted_content"]` and
+    /// `store: false` so that the round in flight can carry the reasoning back; Anthropic's
+    /// `thinking` (its budget at least 1,024 tokens and under `max_tokens`, and no
+    /// temperature beside it, or the error); Gemini's
+    /// `generationConfig.thinkingConfig.thinkingBudget`; Bedrock's
+    /// `additionalModelRequestFields.thinking` (Claude's form).
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Reasoning, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).without_preamble().reasoning(Reasoning::High);
+    /// let body = serde_json::to_value(Provider::OpenAiResponses.body(&turn)?).unwrap();
+    /// assert_eq!(body["reasoning"]["effort"], "high");
+    /// assert_eq!(body["include"][0], "reasoning.encrypted_content");
+    /// assert_eq!(body["store"], false);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn reasoning(mut self, reasoning: Reasoning) -> Self {
+        self.params.reasoning = Some(reasoning);
+        self
+    }
+
+    /// Whether the reply is asked for as a stream: `"stream": true` (with OpenAI's
+    /// `stream_options.include_usage`, without which a stream carries no usage); Gemini and
+    /// Bedrock ask in the path ([`Provider::request_of`](crate::Provider::request_of)).
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).without_preamble().model("gemini-2.5-flash").stream(true);
+    /// assert_eq!(serde_json::to_string(&Provider::Gemini.body(&turn)?).unwrap(),
+    ///     r#"{"contents":[{"role":"user","parts":[{"text":"Hi"}]}]}"#);
+    /// assert!(Provider::Gemini.request_of(&turn).path.ends_with(":streamGenerateContent?alt=sse"));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn stream(mut self, stream: bool) -> Self {
+        self.params.stream = stream;
+        self
+    }
+
+    /// The sampling temperature: `temperature` (Gemini's and Bedrock's in their
+    /// configuration objects).
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).without_preamble().temperature(0.2);
+    /// let body = serde_json::to_value(Provider::Bedrock.body(&turn)?).unwrap();
+    /// assert_eq!(body["inferenceConfig"]["temperature"], 0.2);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn temperature(mut self, temperature: f64) -> Self {
+        self.params.temperature = Some(temperature);
+        self
+    }
+
+    /// Sequences that end the reply: OpenAI Chat's `stop` (at most 4), Anthropic's
+    /// `stop_sequences`, Gemini's `generationConfig.stopSequences`, Bedrock's
+    /// `inferenceConfig.stopSequences`; Responses takes none, and a body for it with stop
+    /// sequences is an error.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).stop(&["END"]);
+    /// assert_eq!(
+    ///     Provider::OpenAiResponses.body(&turn).unwrap_err().to_string(),
+    ///     "OpenAI takes no stop sequences: the turn's stop cannot be written",
+    /// );
+    /// ```
+    #[must_use]
+    pub fn stop(mut self, sequences: &[&str]) -> Self {
+        self.params.stop = sequences.iter().map(|&text| text.to_owned()).collect();
+        self
+    }
+
+    /// The turn's model, when it was given one.
+    pub(crate) fn model_name(&self) -> Option<&str> {
+        self.params.model.as_deref()
+    }
+
+    /// Whether the turn asks for a streamed reply.
+    pub(crate) fn streams(&self) -> bool {
+        self.params.stream
     }
 
     /// Whether the model sees images; history and live turn are replayed with it.

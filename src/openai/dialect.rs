@@ -27,6 +27,7 @@ impl Dialect {
         round_reasoning: RoundReasoning::Echoed,
         image_types: OPENAI_IMAGES,
         file_types: &crate::openai::FILE_TYPES,
+        chat_path: "/v1/chat/completions",
         think_tags: false,
     };
 
@@ -142,6 +143,8 @@ impl Dialect {
     pub const GEMINI_OPENAI: Dialect = Dialect {
         id: "gemini-openai",
         name: "Gemini",
+        // "https://generativelanguage.googleapis.com/v1beta/openai/" is the documented base.
+        chat_path: "/v1beta/openai/chat/completions",
         output_limit: "max_tokens",
         image_types: &crate::gemini::MEDIA_TYPES,
         file_types: &[],
@@ -206,6 +209,8 @@ impl Dialect {
     pub const PERPLEXITY: Dialect = Dialect {
         id: "perplexity",
         name: "Perplexity",
+        // <https://docs.perplexity.ai/api-reference/chat-completions-post>
+        chat_path: "/chat/completions",
         output_limit: "max_tokens",
         system: SystemText::First,
         roles: Roles::Alternate,
