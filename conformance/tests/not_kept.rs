@@ -1014,3 +1014,102 @@ fn a_shell_outputs_image_is_the_marker_in_its_text_not_lost() {
         "saved\n\n[Image (image/png) not shown: OpenAI takes no images in a shell_call_output]\n\n[File log.txt (text/plain) not shown: OpenAI takes no files in a shell_call_output]"
     );
 }
+
+#[test]
+fn a_bedrock_generated_image_is_an_image_block_streamed_as_whole_and_goes_back_as_it_came() {
+    let png = transcript_replay_conformance::records::IMAGES[0];
+    let whole = Provider::Bedrock
+        .read_reply(
+            &json!({"output": {"message": {"role": "assistant", "content": [
+                {"text": "Here it is."},
+                {"image": {"format": "png", "source": {"bytes": png}}}]}},
+                "stopReason": "end_turn"})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [Block::text("Here it is."), Block::image("image/png", png)]
+    );
+    let (head, tail) = png.split_at(16);
+    let bytes = bedrock_stream(&[
+        ("messageStart", json!({"role": "assistant"})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Here it is."}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 0})),
+        (
+            "contentBlockStart",
+            json!({"contentBlockIndex": 1, "start": {"image": {"format": "png"}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"image": {"source": {"bytes": head}}}}),
+        ),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 1, "delta": {"image": {"source": {"bytes": tail}}}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 1})),
+        ("messageStop", json!({"stopReason": "end_turn"})),
+    ]);
+    for size in [5, 64, 4096] {
+        let reply = streamed(Provider::Bedrock, &bytes, size);
+        assert_eq!(reply.message, whole.message, "{size}");
+        assert_eq!(
+            reply.native().last().map(str::to_owned),
+            Some(format!(
+                r#"{{"image":{{"format":"png","source":{{"bytes":"{png}"}}}}}}"#
+            )),
+        );
+    }
+}
+
+#[test]
+fn a_responses_generated_image_is_a_provider_call_then_an_image_and_a_failed_one_no_refusal() {
+    let png = transcript_replay_conformance::records::IMAGES[0];
+    let item = json!({"type": "image_generation_call", "id": "ig_1", "status": "completed",
+        "revised_prompt": "A red dot", "result": png});
+    let failed =
+        json!({"type": "image_generation_call", "id": "ig_2", "status": "failed", "result": null});
+    let whole = Provider::OpenAiResponses
+        .read_reply(&json!({"status": "completed", "output": [item, failed]}).to_string())
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::provider_tool_use(
+                "ig_1",
+                "image_generation",
+                ToolInput::json(r#"{"prompt":"A red dot"}"#).unwrap(),
+            ),
+            Block::tool_result("ig_1", "image_generation", ""),
+            Block::image("image/png", png),
+            Block::provider_tool_use("ig_2", "image_generation", ToolInput::json("{}").unwrap()),
+            Block::tool_error("ig_2", "image_generation", "failed"),
+        ]
+    );
+    assert!(whole.calls().is_empty());
+    assert_eq!(whole.stop, StopReason::EndTurn);
+    let events = [
+        json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": failed}),
+        json!({"type": "response.completed", "response": {"status": "completed", "output": []}}),
+    ];
+    let bytes: String = events
+        .iter()
+        .map(|event| {
+            format!(
+                "event: {}\ndata: {event}\n\n",
+                event["type"].as_str().unwrap()
+            )
+        })
+        .collect();
+    for size in [7, 4096] {
+        assert_eq!(
+            streamed(Provider::OpenAiResponses, bytes.as_bytes(), size).message,
+            whole.message
+        );
+    }
+}

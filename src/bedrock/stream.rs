@@ -23,9 +23,10 @@ use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamR
 /// Each frame's `:event-type` says what it is: `contentBlockStart` begins a tool call
 /// (`start.toolUse`, its `toolUseId` and name; with `"type": "server_tool_use"`, a Nova
 /// built-in tool the provider runs, which owes no output) or a server tool's result
-/// (`start.toolResult`, its `toolUseId` and `status`); `contentBlockDelta` adds to the block at
-/// its `contentBlockIndex` (`delta.text`, `delta.toolUse.input` pieces, `delta.toolResult`
-/// content items, `delta.citation` citations of the text, `delta.reasoningContent` text; its
+/// (`start.toolResult`, its `toolUseId` and `status`) or a generated image (`start.image`,
+/// its `format`); `contentBlockDelta` adds to the block at its `contentBlockIndex`
+/// (`delta.text`, `delta.toolUse.input` pieces, `delta.toolResult` content items,
+/// `delta.image.source.bytes` base64 pieces, `delta.citation` citations of the text, `delta.reasoningContent` text; its
 /// `signature` and `redactedContent` are kept for the round in flight, never stored);
 /// `contentBlockStop` places a cited text's sources after it; `messageStop` ends the reply with
 /// its `stopReason`; `metadata`, which comes after it, gives the usage. The `Reply` is the one
@@ -112,6 +113,11 @@ enum Kind {
         items: Vec<Box<RawValue>>,
         rendered: Vec<String>,
     },
+    /// A generated image (`ImageBlockStart`, its `format`), its base64 bytes added by the
+    /// `ImageBlockDelta`s that follow, as the whole reply's `image` block carries them.
+    Image {
+        format: String,
+    },
 }
 
 /// Where the keys of a cited block's sources begin, above any index Bedrock gives a block.
@@ -157,6 +163,8 @@ impl Stream {
             reasoning_content: Option<Reasoning>,
             #[serde(default)]
             citation: Option<Value>,
+            #[serde(default)]
+            image: Option<Value>,
         }
         #[derive(Deserialize)]
         struct ToolUse {
@@ -203,6 +211,14 @@ impl Stream {
         if let Some(items) = piece.tool_result {
             self.result_items(index, &items)?;
         }
+        if let Some(image) = piece.image {
+            let bytes = crate::reply::field(&image, &["source", "bytes"]);
+            if let (Some(bytes), Some(Block::Image { data, .. })) =
+                (bytes.as_str(), self.blocks.whole_mut(index))
+            {
+                data.push_str(bytes);
+            }
+        }
         if let Some(citation) = piece.citation {
             // The whole reply carries this block as `citationsContent`: its text, then its
             // sources, which `contentBlockStop` places.
@@ -222,7 +238,8 @@ impl Stream {
                     Kind::Reasoning { .. }
                     | Kind::ToolUse
                     | Kind::ServerToolUse(_)
-                    | Kind::ToolResult { .. },
+                    | Kind::ToolResult { .. }
+                    | Kind::Image { .. },
                 )
                 | None => {}
             }
@@ -356,7 +373,14 @@ impl Stream {
                         None => continue,
                     }
                 }
-                (Kind::Text | Kind::ToolUse | Kind::ServerToolUse(_), _) => continue,
+                (Kind::Image { format }, Some(Block::Image { data, .. })) => format!(
+                    r#"{{"image":{{"format":{},"source":{{"bytes":{}}}}}}}"#,
+                    string(format),
+                    string(&data)
+                ),
+                (Kind::Text | Kind::ToolUse | Kind::ServerToolUse(_) | Kind::Image { .. }, _) => {
+                    continue
+                }
             };
             if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
@@ -406,6 +430,8 @@ impl Events for Stream {
             tool_use: Option<&'a RawValue>,
             #[serde(borrow, default)]
             tool_result: Option<&'a RawValue>,
+            #[serde(default)]
+            image: Option<Value>,
         }
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
@@ -461,6 +487,22 @@ impl Events for Stream {
                         } else {
                             self.kinds.push((index, Kind::ToolUse));
                         }
+                    }
+                    if let Some(format) = start
+                        .image
+                        .as_ref()
+                        .and_then(|image| image.get("format"))
+                        .and_then(Value::as_str)
+                    {
+                        // A generated image: its bytes come in the deltas that follow.
+                        let media_type = format!("image/{format}");
+                        self.blocks.whole(index, Block::image(media_type, ""));
+                        self.kinds.push((
+                            index,
+                            Kind::Image {
+                                format: format.to_owned(),
+                            },
+                        ));
                     }
                     if let Some(raw) = start.tool_result {
                         let result: ResultStart = serde_json::from_str(raw.get())

@@ -22,7 +22,9 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 /// item's `summary` texts (and its `reasoning_text` content, which open-weight models return)
 /// as `reasoning`; a `function_call` as `tool_use`, with its `call_id`,
 /// name and `arguments` string stored as it is (a `custom_tool_call` likewise, with its
-/// `input`); an `image_generation_call`'s `result` as `image`. `usage` becomes
+/// `input`); an `image_generation_call` as a provider-executed `image_generation` call and its
+/// result (an error with its status when it has no `result`), then its `result` as `image`.
+/// `usage` becomes
 /// [`TokenUsage`](crate::TokenUsage): `input_tokens` (which include cached tokens),
 /// `output_tokens`, and `input_tokens_details.cached_tokens` as cache reads; a count sent as
 /// `null` is no count.
@@ -342,11 +344,44 @@ impl Items {
                     is_error,
                 });
             }
+            // A generated image: the provider's call and its result (`revised_prompt` when
+            // it says one, a failure's status as an error), then the image itself, as an
+            // `image` block of the assistant message (DESIGN §15). A call without a result
+            // (failed, or cut short) is no refusal.
             "image_generation_call" => {
-                let data = item.result.clone().ok_or_else(|| missing("result"))?;
-                let format = item.output_format.as_deref().unwrap_or("png");
-                self.blocks
-                    .push(Block::image(format!("image/{format}"), data));
+                let value: serde_json::Value = at.read()?;
+                let id = reply::field(&value, &["id"])
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let status = reply::field(&value, &["status"])
+                    .as_str()
+                    .unwrap_or_default();
+                let prompt = reply::field(&value, &["revised_prompt"]).as_str();
+                let input = match prompt {
+                    Some(prompt) => serde_json::json!({ "prompt": prompt }),
+                    None => serde_json::json!({}),
+                };
+                self.blocks.push(Block::provider_tool_use(
+                    id.clone(),
+                    "image_generation",
+                    ToolInput::json_unchecked(input.to_string()),
+                ));
+                let data = item.result.clone();
+                self.blocks.push(Block::ToolResult {
+                    tool_use_id: id,
+                    tool_name: "image_generation".to_owned(),
+                    output: match &data {
+                        Some(_) => String::new(),
+                        None => status.to_owned(),
+                    },
+                    is_error: data.is_none(),
+                });
+                if let Some(data) = data {
+                    let format = item.output_format.as_deref().unwrap_or("png");
+                    self.blocks
+                        .push(Block::image(format!("image/{format}"), data));
+                }
             }
             kind => self.not_keeping(kind),
         }
