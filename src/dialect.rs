@@ -164,6 +164,10 @@ pub struct Dialect {
     /// The file media types the server takes natively in user messages (as OpenAI's `file`
     /// and `input_audio` parts), lowercase.
     pub file_types: &'static [&'static str],
+    /// Whether a streamed request asks for the usage with `stream_options.include_usage`
+    /// ([`Turn::stream`](crate::Turn::stream)): OpenAI's documented field, written only for
+    /// the servers known to take it.
+    pub stream_usage: bool,
     /// The path of a Chat Completions request, after the base URL the caller keeps
     /// ([`Provider::request`](crate::Provider::request)): `/v1/chat/completions`, or the
     /// server's own.

@@ -105,6 +105,29 @@ impl Params {
         })
     }
 
+    /// Claude's thinking rules (Anthropic's API, and Claude through Bedrock): "budget_tokens
+    /// must be less than max_tokens", at least 1,024
+    /// (<https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking>), and
+    /// "Thinking isn't compatible with temperature or top_k modifications". The budget.
+    fn thinking_checks(&self, provider: Provider, reasoning: Reasoning) -> Result<u32, BodyError> {
+        let budget = reasoning.budget_tokens();
+        if budget < 1_024 || self.max_output.is_some_and(|max| budget >= max) {
+            return Err(Self::not_taken(
+                provider,
+                "reasoning",
+                "a thinking budget of at least 1024 tokens and less than max_tokens",
+            ));
+        }
+        if self.temperature.is_some() {
+            return Err(Self::not_taken(
+                provider,
+                "temperature",
+                "no temperature with thinking",
+            ));
+        }
+        Ok(budget)
+    }
+
     /// The parameters as the provider's top-level fields, in order.
     fn provider_fields(&self, provider: Provider) -> Result<Vec<(&'static str, Value)>, BodyError> {
         let mut fields: Vec<(&'static str, Value)> = Vec::new();
@@ -123,8 +146,12 @@ impl Params {
                 if self.stream {
                     fields.push(("stream", json!(true)));
                     // Usage comes in a stream only when asked for
-                    // (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options>).
-                    if provider == Provider::OpenAi {
+                    // (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options>),
+                    // from a server known to take the field.
+                    if provider
+                        .dialect()
+                        .is_some_and(|dialect| dialect.stream_usage)
+                    {
                         fields.push(("stream_options", json!({"include_usage": true})));
                     }
                 }
@@ -161,24 +188,7 @@ impl Params {
                 fields.extend(self.model.as_ref().map(|model| ("model", json!(model))));
                 fields.extend(self.max_output.map(|max| ("max_tokens", json!(max))));
                 if let Some(reasoning) = self.reasoning {
-                    let budget = reasoning.budget_tokens();
-                    // "budget_tokens must be less than max_tokens", at least 1,024
-                    // (<https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking>).
-                    if budget < 1_024 || self.max_output.is_some_and(|max| budget >= max) {
-                        return Err(Self::not_taken(
-                            provider,
-                            "reasoning",
-                            "a thinking budget of at least 1024 tokens and less than max_tokens",
-                        ));
-                    }
-                    // "Thinking isn't compatible with temperature or top_k modifications".
-                    if self.temperature.is_some() {
-                        return Err(Self::not_taken(
-                            provider,
-                            "temperature",
-                            "no temperature with thinking",
-                        ));
-                    }
+                    let budget = self.thinking_checks(provider, reasoning)?;
                     fields.push((
                         "thinking",
                         json!({"type": "enabled", "budget_tokens": budget}),
@@ -229,6 +239,8 @@ impl Params {
                     fields.push(("inferenceConfig", Value::Object(config)));
                 }
                 if let Some(reasoning) = self.reasoning {
+                    // Claude's rules, as Anthropic's own API has them.
+                    self.thinking_checks(provider, reasoning)?;
                     // Claude's extended thinking through Converse
                     // (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>).
                     fields.push((

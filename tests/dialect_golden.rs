@@ -466,3 +466,44 @@ fn compatible_servers_errors_are_read_with_the_servers_name() {
         assert_eq!(error.provider(), provider(id), "{id}");
     }
 }
+
+#[test]
+fn custom_and_unknown_tool_calls_and_calls_without_ids_stream_as_whole() {
+    let whole = Provider::OpenAi
+        .read_reply(
+            &json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+                "tool_calls": [
+                    {"id": "call_1", "type": "custom", "custom": {"name": "shell", "input": "ls -la"}},
+                    {"id": "call_2", "type": "computer", "computer": {}},
+                    {"type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::tool_use("call_1", "shell", "ls -la"),
+            Block::text("[Not kept: OpenAI computer content]"),
+            Block::tool_use("made_0_2", "read", "{}"),
+        ]
+    );
+    let events = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
+            {"index": 0, "id": "call_1", "type": "custom", "custom": {"name": "shell", "input": "ls "}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "custom": {"input": "-la"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "call_2", "type": "computer", "computer": {}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 2, "type": "function", "function": {"name": "read", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}),
+    ];
+    for size in [3, 4096] {
+        let streamed = streamed(Provider::OpenAi, &events, size);
+        assert_eq!(streamed.message, whole.message, "{size}");
+        assert_eq!(streamed.not_kept(), whole.not_kept());
+        // The custom call owes an output; its input is free-form, not cut-off JSON.
+        assert_eq!(streamed.calls().len(), 2);
+        assert!(
+            streamed.incomplete_calls().is_empty(),
+            "{:?}",
+            streamed.incomplete_calls()
+        );
+    }
+}

@@ -42,11 +42,6 @@ fn each_provider_gets_the_parameters_under_its_own_names() {
             json!({"generationConfig": {"maxOutputTokens": 8192, "stopSequences": ["END"],
                    "thinkingConfig": {"thinkingBudget": 8192}}}),
         ),
-        (
-            Provider::Bedrock,
-            json!({"inferenceConfig": {"maxTokens": 8192, "stopSequences": ["END"]},
-                   "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 8192}}}),
-        ),
     ];
     for (provider, expected) in cases {
         assert_eq!(top_level(provider, &turn), expected, "{provider}");
@@ -61,12 +56,22 @@ fn each_provider_gets_the_parameters_under_its_own_names() {
         error.kind(),
         BodyErrorKind::Caller(CallerPart::ParamNotTaken { param: "reasoning" })
     );
-    let anthropic = turn.clone().reasoning(Reasoning::Budget(4_000));
+    // Claude through Bedrock has the same rule.
     assert_eq!(
-        top_level(Provider::Anthropic, &anthropic),
+        Provider::Bedrock.body(&turn).unwrap_err().kind(),
+        BodyErrorKind::Caller(CallerPart::ParamNotTaken { param: "reasoning" })
+    );
+    let claude = turn.clone().reasoning(Reasoning::Budget(4_000));
+    assert_eq!(
+        top_level(Provider::Anthropic, &claude),
         json!({"model": "a-model", "max_tokens": 8192,
                "thinking": {"type": "enabled", "budget_tokens": 4000},
                "stream": true, "stop_sequences": ["END"]})
+    );
+    assert_eq!(
+        top_level(Provider::Bedrock, &claude),
+        json!({"inferenceConfig": {"maxTokens": 8192, "stopSequences": ["END"]},
+               "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 4000}}})
     );
     // Responses keeps the encrypted reasoning for stateless rounds, and takes no stop.
     let responses = Turn::new(&history)

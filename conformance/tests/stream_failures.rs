@@ -191,11 +191,12 @@ fn a_bedrock_frame_whose_crc_does_not_match_or_that_is_cut_short_is_a_failure() 
     length[2] ^= 0x01;
     let error = fail(Provider::Bedrock, &length, 100);
     assert!(error.to_string().contains("the prelude's CRC"), "{error}");
-    // A frame cut short.
+    // A frame cut short: the connection dropped, a cut a retry can mend.
     let mut cut = good.clone();
     cut.extend_from_slice(&good[..good.len() / 2]);
     let error = fail(Provider::Bedrock, &cut, 4096);
-    assert_eq!(error.kind(), StreamErrorKind::Frame);
+    assert_eq!(error.kind(), StreamErrorKind::Cut);
+    assert!(error.retryable());
     assert!(
         error.to_string().contains("the stream ends inside a frame"),
         "{error}"

@@ -27,6 +27,7 @@ impl Dialect {
         round_reasoning: RoundReasoning::Echoed,
         image_types: OPENAI_IMAGES,
         file_types: &crate::openai::FILE_TYPES,
+        stream_usage: true,
         chat_path: "/v1/chat/completions",
         think_tags: false,
     };
@@ -51,6 +52,7 @@ impl Dialect {
         roles: Roles::Alternate,
         image_types: &[],
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -75,6 +77,7 @@ impl Dialect {
         refused_fields: NOT_MAX_COMPLETION_TOKENS,
         tool_images: ToolImages::Marker,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -82,7 +85,8 @@ impl Dialect {
     /// 'reasoning' is unsupported", <https://github.com/karthink/gptel/issues/774>,
     /// <https://github.com/janhq/jan/issues/8136>, <https://github.com/vercel/ai/issues/8057>),
     /// so the round leaves them out. Its streamed usage comes in `x_groq.usage`
-    /// (<https://github.com/Portkey-AI/gateway/issues/1072>) and `groq/compound` reports
+    /// (<https://github.com/Portkey-AI/gateway/issues/1072>; `stream_options.include_usage`
+    /// gives it in OpenAI's place, and is written) and `groq/compound` reports
     /// `executed_tools`: both are read.
     ///
     /// ```
@@ -109,6 +113,7 @@ impl Dialect {
         name: "xAI",
         image_types: PNG_JPEG,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -126,6 +131,7 @@ impl Dialect {
         id: "openrouter",
         name: "OpenRouter",
         output_limit: "max_tokens",
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -148,6 +154,7 @@ impl Dialect {
         output_limit: "max_tokens",
         image_types: &crate::gemini::MEDIA_TYPES,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -163,6 +170,7 @@ impl Dialect {
         output_limit: "max_tokens",
         file_types: &[],
         think_tags: true,
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -178,6 +186,7 @@ impl Dialect {
         output_limit: "max_tokens",
         file_types: &[],
         think_tags: true,
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -193,6 +202,7 @@ impl Dialect {
         name: "Cerebras",
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -215,6 +225,7 @@ impl Dialect {
         system: SystemText::First,
         roles: Roles::Alternate,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -252,6 +263,7 @@ impl Dialect {
         roles: Roles::Alternate,
         file_types: &[],
         think_tags: true,
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -271,6 +283,7 @@ impl Dialect {
         system: SystemText::First,
         roles: Roles::Alternate,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -288,6 +301,7 @@ impl Dialect {
         system: SystemText::First,
         roles: Roles::Alternate,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 
@@ -306,6 +320,7 @@ impl Dialect {
         system: SystemText::First,
         roles: Roles::Alternate,
         file_types: &[],
+        stream_usage: false,
         ..Dialect::OPENAI
     };
 

@@ -188,6 +188,7 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         for (index, &call) in calls.iter().flatten().enumerate() {
             let (block, free) = read_tool_call(
                 &calls_at.child(call, format_args!("[{index}]")),
+                index,
                 provider,
                 &mut not_kept,
             )?;
@@ -303,15 +304,18 @@ pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
 /// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>)
-/// is a function call.
+/// is a function call; one without an `id` gets the id the stream reader makes
+/// (`made_0_{k}`, [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
 fn read_tool_call(
     at: &At<'_>,
+    index: usize,
     provider: Provider,
     not_kept: &mut Vec<String>,
 ) -> Result<(Block, bool), ReplyError> {
     #[derive(Deserialize)]
     struct Call {
-        id: String,
+        #[serde(default)]
+        id: Option<String>,
         #[serde(rename = "type", default = "function")]
         kind: String,
         #[serde(default)]
@@ -330,14 +334,17 @@ fn read_tool_call(
         input: String,
     }
     let call: Call = at.read()?;
+    // A call without an id (or an empty one) gets the one the stream reader makes for it.
+    let id = call
+        .id
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| crate::reply::made_id(0, index));
     match (call.kind.as_str(), call.function, call.custom) {
         ("function", Some(function), _) => Ok((
-            Block::tool_use(call.id, function.name, ToolInput::from(function.arguments)),
+            Block::tool_use(id, function.name, ToolInput::from(function.arguments)),
             false,
         )),
-        ("custom", _, Some(custom)) => {
-            Ok((Block::tool_use(call.id, custom.name, custom.input), true))
-        }
+        ("custom", _, Some(custom)) => Ok((Block::tool_use(id, custom.name, custom.input), true)),
         (kind, _, _) => {
             not_kept.push(kind.to_owned());
             Ok((Block::text(marker::not_kept(provider, kind)), false))

@@ -148,7 +148,8 @@ impl Serialize for Element<'_> {
 ///
 /// - a field whose value is `null` is left out (the crate writes no `null`);
 /// - `annotations` is left out: only the response message has it
-///   (<https://platform.openai.com/docs/api-reference/chat/create>);
+///   (<https://platform.openai.com/docs/api-reference/chat/create>), and so is Groq's
+///   `executed_tools` (the tools it ran, which its request message has no field for);
 /// - `audio` goes back as its request form, `{"id"}`: "Data about a previous audio response
 ///   from the model" (the pinned spec's `ChatCompletionRequestAssistantMessage.audio`),
 ///   or not at all without an id;
@@ -172,7 +173,7 @@ impl Serialize for AssistantMessage<'_> {
         let mut map = serializer.serialize_map(None)?;
         for (key, value) in &entries.0 {
             match (key.as_ref(), value.get()) {
-                (_, "null") | ("annotations", _) => {}
+                (_, "null") | ("annotations" | "executed_tools", _) => {}
                 ("reasoning" | "reasoning_content", _) if self.without_reasoning => {}
                 ("audio", audio) => {
                     let id = serde_json::from_str::<Audio<'_>>(audio)

@@ -163,6 +163,9 @@ struct CallDelta {
     kind: Option<String>,
     #[serde(default)]
     function: Option<FunctionDelta>,
+    /// A custom tool's call: its `name` and its free-form `input`, in pieces.
+    #[serde(default)]
+    custom: Option<CustomDelta>,
     #[serde(default)]
     extra_content: Option<Value>,
 }
@@ -175,15 +178,48 @@ struct FunctionDelta {
     arguments: Option<String>,
 }
 
+#[derive(Deserialize)]
+struct CustomDelta {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+}
+
+impl CallDelta {
+    /// The tool's name, when this delta carries it.
+    fn name(&self) -> Option<&str> {
+        self.function
+            .as_ref()
+            .and_then(|function| function.name.as_deref())
+            .or_else(|| {
+                self.custom
+                    .as_ref()
+                    .and_then(|custom| custom.name.as_deref())
+            })
+            .filter(|name| !name.is_empty())
+    }
+
+    /// The piece of the input this delta carries: a function's arguments, or a custom tool's
+    /// free-form input.
+    fn piece(&self) -> &str {
+        self.function
+            .as_ref()
+            .and_then(|function| function.arguments.as_deref())
+            .or_else(|| {
+                self.custom
+                    .as_ref()
+                    .and_then(|custom| custom.input.as_deref())
+            })
+            .unwrap_or_default()
+    }
+}
+
 impl Stream {
     /// The call a delta goes to, begun when it is new.
     fn call_of(&mut self, delta: &CallDelta, deltas: &mut Vec<Delta>) -> usize {
         let id = delta.id.as_deref().filter(|id| !id.is_empty());
-        let name = delta
-            .function
-            .as_ref()
-            .and_then(|function| function.name.as_deref())
-            .filter(|name| !name.is_empty());
+        let name = delta.name();
         let found = match (delta.index, id) {
             (Some(index), _) => {
                 let key = self
@@ -236,7 +272,10 @@ impl Stream {
                     index: delta.index,
                     real_id: id.is_some(),
                     named: name.is_some(),
-                    kind: delta.kind.clone().unwrap_or_else(|| "function".to_owned()),
+                    kind: delta.kind.clone().unwrap_or_else(|| {
+                        let custom = delta.custom.is_some();
+                        (if custom { "custom" } else { "function" }).to_owned()
+                    }),
                     extra: None,
                 });
                 key
@@ -297,13 +336,21 @@ impl Stream {
                 id, name, input, ..
             }) = self.blocks.block_of(key)
             {
-                let mut function = Map::new();
-                function.insert("name".to_owned(), Value::from(name));
-                function.insert("arguments".to_owned(), Value::from(input.as_str()));
                 let mut entry = Map::new();
                 entry.insert("id".to_owned(), Value::from(id));
                 entry.insert("type".to_owned(), Value::from(call.kind.as_str()));
-                entry.insert("function".to_owned(), Value::Object(function));
+                let mut function = Map::new();
+                function.insert("name".to_owned(), Value::from(name));
+                match call.kind.as_str() {
+                    "custom" => {
+                        function.insert("input".to_owned(), Value::from(input.as_str()));
+                        entry.insert("custom".to_owned(), Value::Object(function));
+                    }
+                    _ => {
+                        function.insert("arguments".to_owned(), Value::from(input.as_str()));
+                        entry.insert("function".to_owned(), Value::Object(function));
+                    }
+                }
                 if let Some(extra) = &call.extra {
                     entry.insert("extra_content".to_owned(), extra.clone());
                 }
@@ -601,12 +648,7 @@ impl Events for Stream {
                             known.extra = Some(extra.clone());
                         }
                     }
-                    let piece = call
-                        .function
-                        .as_ref()
-                        .and_then(|function| function.arguments.as_deref())
-                        .unwrap_or_default();
-                    self.blocks.input(key, piece, deltas);
+                    self.blocks.input(key, call.piece(), deltas);
                 }
             }
             if choice.finish_reason.is_some() {
@@ -647,6 +689,20 @@ impl Events for Stream {
         for (index, source) in top.into_iter().enumerate() {
             self.blocks.whole(TOP_SOURCES - index, source);
         }
+        // A custom tool's input is free-form text; a call of a kind the crate does not read
+        // is the marker `read_reply` writes, where it stood.
+        let mut free_form = Vec::new();
+        for (key, call) in self.calls.iter().enumerate() {
+            match call.kind.as_str() {
+                "function" => {}
+                "custom" => free_form.extend(self.blocks.call_id(key).map(str::to_owned)),
+                kind => {
+                    let marker = crate::marker::not_kept(self.provider.0, kind);
+                    self.blocks.set_whole(key, Block::text(marker));
+                    self.not_kept.push(kind.to_owned());
+                }
+            }
+        }
         let native = self.native();
         Ok(Reply::new(
             self.provider.0,
@@ -655,6 +711,7 @@ impl Events for Stream {
             stop,
             native,
         )
+        .free_form(&free_form)
         .not_keeping(self.not_kept.clone()))
     }
 

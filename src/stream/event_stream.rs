@@ -79,7 +79,7 @@ impl EventStream {
         match self.buffer.len() - self.start {
             0 => Ok(()),
             left => Err((
-                Failure::Frame(format!(
+                Failure::CutInEvent(format!(
                     "the stream ends inside a frame, {left} bytes into it"
                 )),
                 self.offset,

@@ -100,10 +100,15 @@ pub(crate) enum Failure {
     Provider(Box<ProviderError>),
     /// An event's data is not the JSON the provider sends.
     Json(String),
-    /// Content the record has no block for.
+    /// A value of the reply's content that is not the shape the provider documents (a
+    /// tool input that is no JSON, a count that is no number): content of a kind the crate
+    /// does not read is never this, but the `[Not kept: ...]` marker.
     Content(String),
     /// The bytes ended before the provider's terminal event, named here.
     Cut(&'static str),
+    /// The bytes ended inside an event (or an event-stream frame), said here: the connection
+    /// dropped mid-event, as it most often does.
+    CutInEvent(String),
     /// The framing is broken: a CRC that does not match, bytes that are no UTF-8.
     Frame(String),
 }
@@ -428,7 +433,8 @@ pub enum StreamErrorKind {
     /// The framing is broken: a CRC that does not match, bytes that are not UTF-8, a frame cut
     /// short.
     Frame,
-    /// Content that the record has no block for.
+    /// A value of the reply's content that is not the shape the provider documents (content
+    /// of a kind the crate does not read is the `[Not kept: ...]` marker, never this).
     Content,
 }
 
@@ -487,7 +493,7 @@ impl StreamError {
             Failure::Provider(_) => StreamErrorKind::ProviderError,
             Failure::Json(_) => StreamErrorKind::Json,
             Failure::Content(_) => StreamErrorKind::Content,
-            Failure::Cut(_) => StreamErrorKind::Cut,
+            Failure::Cut(_) | Failure::CutInEvent(_) => StreamErrorKind::Cut,
             Failure::Frame(_) => StreamErrorKind::Frame,
         }
     }
@@ -499,7 +505,7 @@ impl StreamError {
     /// - a cut stream: yes, the connection dropped before the provider's terminal event (a
     ///   proxy's timeout, a network fault) and the request itself was not refused;
     /// - JSON that is not what the provider sends, a broken framing (a CRC that does not
-    ///   match, bytes that are not UTF-8) or content the record has no block for: no, the
+    ///   match, bytes that are not UTF-8) or content not of the documented shape: no, the
     ///   same request would most likely bring the same bytes back (the transport already
     ///   checks its own integrity, so a bad frame is the sender's, not the wire's).
     ///
@@ -524,7 +530,7 @@ impl StreamError {
     pub fn retryable(&self) -> bool {
         match &self.0.failure {
             Failure::Provider(error) => error.retryable,
-            Failure::Cut(_) => true,
+            Failure::Cut(_) | Failure::CutInEvent(_) => true,
             Failure::Json(_) | Failure::Content(_) | Failure::Frame(_) => false,
         }
     }
@@ -539,7 +545,11 @@ impl StreamError {
     pub fn provider_error(&self) -> Option<&ProviderError> {
         match &self.0.failure {
             Failure::Provider(error) => Some(error),
-            Failure::Json(_) | Failure::Content(_) | Failure::Cut(_) | Failure::Frame(_) => None,
+            Failure::Json(_)
+            | Failure::Content(_)
+            | Failure::Cut(_)
+            | Failure::CutInEvent(_)
+            | Failure::Frame(_) => None,
         }
     }
 
@@ -605,6 +615,7 @@ impl fmt::Display for StreamError {
             Failure::Cut(terminal) => {
                 write!(f, "the stream ended before its terminal event, {terminal}")
             }
+            Failure::CutInEvent(what) => f.write_str(what),
         }
     }
 }

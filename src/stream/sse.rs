@@ -87,11 +87,24 @@ impl Sse {
         &mut self,
         sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
     ) -> Result<(), (Failure, usize)> {
-        if !self.line.is_empty() {
-            let line = std::mem::take(&mut self.line);
-            self.line_ended(&line, self.line_start, sink)?;
+        // A last event the bytes did not end (no blank line after it) is read all the same,
+        // for servers that leave the blank line out; when it cannot be read, the connection
+        // dropped inside it: a cut, not a bad event.
+        let unterminated = !self.line.is_empty() || self.has_data;
+        let read = (|| {
+            if !self.line.is_empty() {
+                let line = std::mem::take(&mut self.line);
+                self.line_ended(&line, self.line_start, sink)?;
+            }
+            self.dispatch(sink)
+        })();
+        match read {
+            Err((Failure::Json(_) | Failure::Content(_), offset)) if unterminated => {
+                let what = "the stream ended inside an event".to_owned();
+                Err((Failure::CutInEvent(what), offset))
+            }
+            read => read,
         }
-        self.dispatch(sink)
     }
 
     /// How many bytes have been read.
