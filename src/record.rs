@@ -593,3 +593,31 @@ impl Serialize for ToolInput {
         }
     }
 }
+
+impl Block {
+    /// A text block's words, or none.
+    pub(crate) fn into_text(self) -> Option<String> {
+        match self {
+            Block::Text { text } => Some(text),
+            Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. } => None,
+        }
+    }
+
+    /// A reasoning block's words, or none.
+    pub(crate) fn into_reasoning(self) -> Option<String> {
+        match self {
+            Block::Reasoning { reasoning } => Some(reasoning),
+            Block::Text { .. }
+            | Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. } => None,
+        }
+    }
+}

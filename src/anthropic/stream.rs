@@ -288,12 +288,20 @@ impl Stream {
                 (Kind::Text, Some(Block::Text { text })) => {
                     format!(r#"{{"type":"text","text":{}}}"#, string(&text))
                 }
-                (Kind::Text, _) => continue,
+                (
+                    Kind::Text,
+                    Some(
+                        Block::ToolUse { .. }
+                        | Block::ToolResult { .. }
+                        | Block::Reasoning { .. }
+                        | Block::Image { .. }
+                        | Block::File { .. }
+                        | Block::Source { .. },
+                    )
+                    | None,
+                ) => continue,
                 (Kind::Thinking { signature }, block) => {
-                    let thinking = match block {
-                        Some(Block::Reasoning { reasoning }) => reasoning,
-                        Some(_) | None => String::new(),
-                    };
+                    let thinking = block.and_then(Block::into_reasoning).unwrap_or_default();
                     format!(
                         r#"{{"type":"thinking","thinking":{},"signature":{}}}"#,
                         string(&thinking),

@@ -315,10 +315,7 @@ impl Stream {
                     block,
                 ) => {
                     if redacted.is_empty() {
-                        let text = match block {
-                            Some(Block::Reasoning { reasoning }) => reasoning,
-                            Some(_) | None => String::new(),
-                        };
+                        let text = block.and_then(Block::into_reasoning).unwrap_or_default();
                         let signature = match signature.is_empty() {
                             true => String::new(),
                             false => format!(r#","signature":{}"#, string(signature)),
@@ -346,10 +343,10 @@ impl Stream {
                     native_input(&input)
                 ),
                 (Kind::Cited { citations, .. }, block) => {
-                    let content = match block {
-                        Some(Block::Text { text }) => format!(r#"[{{"text":{}}}]"#, string(&text)),
-                        Some(_) | None => "[]".to_owned(),
-                    };
+                    let content = block.and_then(Block::into_text).map_or_else(
+                        || "[]".to_owned(),
+                        |text| format!(r#"[{{"text":{}}}]"#, string(&text)),
+                    );
                     format!(
                         r#"{{"citationsContent":{{"content":{content},"citations":{}}}}}"#,
                         Value::from(citations.clone())

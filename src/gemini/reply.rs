@@ -448,7 +448,14 @@ impl Parts {
                         joined.push_str(&text);
                         Added::Reasoning(index, joined.get(start..).unwrap_or_default())
                     }
-                    Some(_) | None => Added::Other,
+                    Some(
+                        Block::ToolUse { .. }
+                        | Block::ToolResult { .. }
+                        | Block::Image { .. }
+                        | Block::File { .. }
+                        | Block::Source { .. },
+                    )
+                    | None => Added::Other,
                 }
             }
             Part::Call { id, name, input } => {
@@ -460,7 +467,15 @@ impl Parts {
                     Some(Block::ToolUse {
                         id, name, input, ..
                     }) => Added::Call(index, id, name, input.as_str()),
-                    Some(_) | None => Added::Other,
+                    Some(
+                        Block::Text { .. }
+                        | Block::ToolResult { .. }
+                        | Block::Reasoning { .. }
+                        | Block::Image { .. }
+                        | Block::File { .. }
+                        | Block::Source { .. },
+                    )
+                    | None => Added::Other,
                 }
             }
             // What the model made: an image as an image, anything else (audio) as a file.
@@ -509,7 +524,15 @@ impl Parts {
                 let index = self.blocks.len() - 1;
                 match self.blocks.last() {
                     Some(Block::Text { text }) => Added::Text(index, text),
-                    Some(_) | None => Added::Other,
+                    Some(
+                        Block::ToolUse { .. }
+                        | Block::ToolResult { .. }
+                        | Block::Reasoning { .. }
+                        | Block::Image { .. }
+                        | Block::File { .. }
+                        | Block::Source { .. },
+                    )
+                    | None => Added::Other,
                 }
             }
         }

@@ -290,10 +290,16 @@ impl Stream {
         message.insert("role".to_owned(), Value::from("assistant"));
         let mut calls = Vec::new();
         for (key, block) in [(REASONING, "r"), (CONTENT, "c"), (REFUSAL, "f")] {
-            let text = match self.blocks.block_of(key) {
-                Some(Block::Text { text }) => text,
-                Some(Block::Reasoning { reasoning }) => reasoning,
-                Some(_) | None => continue,
+            let Some(text) = self.blocks.block_of(key).and_then(|block| match block {
+                Block::Reasoning { reasoning } => Some(reasoning),
+                Block::Text { text } => Some(text),
+                Block::ToolUse { .. }
+                | Block::ToolResult { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. } => None,
+            }) else {
+                continue;
             };
             let field = match block {
                 "r" => self.reasoning_field.unwrap_or("reasoning_content"),
