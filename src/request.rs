@@ -15,7 +15,7 @@ use crate::provider::Provider;
 /// ```
 /// use transcript_replay::{Auth, Provider};
 ///
-/// let request = Provider::Anthropic.request("claude-sonnet-4-5", false);
+/// let request = Provider::Anthropic.request_for("claude-sonnet-4-5", false);
 /// assert_eq!(request.method, "POST");
 /// assert_eq!(request.path, "/v1/messages");
 /// assert_eq!(request.auth, Auth::XApiKey);
@@ -47,7 +47,7 @@ pub struct Request {
 /// ```
 /// use transcript_replay::{Auth, Provider};
 ///
-/// assert_eq!(Provider::Gemini.request("gemini-2.5-pro", false).auth, Auth::XGoogApiKey);
+/// assert_eq!(Provider::Gemini.request_for("gemini-2.5-pro", false).auth, Auth::XGoogApiKey);
 /// assert_eq!(serde_json::to_string(&Auth::Sigv4).unwrap(), r#""sigv4""#);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -133,7 +133,7 @@ impl Provider {
     /// ```
     /// use transcript_replay::{Auth, Provider};
     ///
-    /// let request = Provider::Bedrock.request("us.anthropic.claude-sonnet-4-5-20250929-v1:0", true);
+    /// let request = Provider::Bedrock.request_for("us.anthropic.claude-sonnet-4-5-20250929-v1:0", true);
     /// assert_eq!(request.path, "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream");
     /// assert_eq!(request.headers, [
     ///     ("content-type", "application/json".to_owned()),
@@ -141,14 +141,14 @@ impl Provider {
     /// ]);
     /// assert_eq!(request.auth, Auth::Sigv4);
     ///
-    /// let request = Provider::Gemini.request("gemini-2.5-flash", true);
+    /// let request = Provider::Gemini.request_for("gemini-2.5-flash", true);
     /// assert_eq!(request.path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     /// ```
-    pub fn request(self, model: &str, stream: bool) -> Request {
-        self.request_for(model, stream)
+    pub fn request_for(self, model: &str, stream: bool) -> Request {
+        self.request_of_parts(model, stream)
     }
 
-    /// The request around a turn's body: [`request`](Provider::request) with the turn's
+    /// The request around a turn's body: [`request_for`](Provider::request_for) with the turn's
     /// [`model`](crate::Turn::model) (none when it has none) and whether it
     /// [`stream`](crate::Turn::stream)s.
     ///
@@ -158,15 +158,15 @@ impl Provider {
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).model("anthropic.claude-3-haiku-20240307-v1:0").stream(true);
     /// assert_eq!(
-    ///     Provider::Bedrock.request_of(&turn).path,
+    ///     Provider::Bedrock.request(&turn).path,
     ///     "/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream",
     /// );
     /// ```
-    pub fn request_of(self, turn: &crate::Turn<'_>) -> Request {
-        self.request_for(turn.model_name().unwrap_or_default(), turn.streams())
+    pub fn request(self, turn: &crate::Turn<'_>) -> Request {
+        self.request_of_parts(turn.model_name().unwrap_or_default(), turn.streams())
     }
 
-    fn request_for(self, model: &str, stream: bool) -> Request {
+    fn request_of_parts(self, model: &str, stream: bool) -> Request {
         let path = match self {
             Provider::OpenAi => "/v1/chat/completions".to_owned(),
             Provider::Compatible(dialect) => dialect.chat_path.to_owned(),

@@ -22,7 +22,7 @@ type Row<'a> = (
 
 fn check(rows: &[Row]) {
     for &(provider, model, stream, path, headers, auth) in rows {
-        let request = provider.request(model, stream);
+        let request = provider.request_for(model, stream);
         let headers: Vec<(&str, String)> = headers
             .iter()
             .map(|&(name, value)| (name, value.to_owned()))
@@ -203,7 +203,7 @@ fn compatible_servers_speak_openai_chat_requests() {
 
 #[test]
 fn a_request_serializes_with_its_headers_as_one_object_in_order() {
-    let request = Provider::Anthropic.request("claude-opus-4-7", true);
+    let request = Provider::Anthropic.request_for("claude-opus-4-7", true);
     assert_eq!(
         serde_json::to_string(&request).unwrap(),
         concat!(
@@ -235,7 +235,7 @@ fn no_request_carries_the_model_twice_or_a_secret() {
         .chain(Dialect::NAMED.map(Provider::Compatible))
     {
         for stream in [false, true] {
-            let request: Request = provider.request(model, stream);
+            let request: Request = provider.request_for(model, stream);
             assert!(request.path.starts_with('/'), "{request:?}");
             assert!(request.path.matches(model).count() <= 1, "{request:?}");
             for (name, _) in &request.headers {
@@ -257,7 +257,7 @@ fn no_request_carries_the_model_twice_or_a_secret() {
 fn a_request_never_panics_on_any_model_name() {
     for model in ["", "/", "%", "models/", "\u{0}", "🦀", &"x".repeat(10_000)] {
         for provider in Provider::ALL {
-            let request = provider.request(model, true);
+            let request = provider.request_for(model, true);
             assert!(request.path.is_ascii(), "{request:?}");
         }
     }

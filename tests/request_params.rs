@@ -154,12 +154,12 @@ fn the_request_follows_the_turns_model_and_stream() {
     let history = [StoredMessage::user("Hi.")];
     let turn = Turn::new(&history).model("gemini-2.5-pro").stream(true);
     assert_eq!(
-        Provider::Gemini.request_of(&turn).path,
+        Provider::Gemini.request(&turn).path,
         "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
     );
     assert_eq!(
         Provider::Gemini
-            .request_of(&Turn::new(&history).model("gemini-2.5-pro"))
+            .request(&Turn::new(&history).model("gemini-2.5-pro"))
             .path,
         "/v1beta/models/gemini-2.5-pro:generateContent"
     );
@@ -167,7 +167,7 @@ fn the_request_follows_the_turns_model_and_stream() {
         "gemini-openai"
             .parse::<Provider>()
             .unwrap()
-            .request_of(&turn)
+            .request(&turn)
             .path,
         "/v1beta/openai/chat/completions"
     );

@@ -135,7 +135,7 @@ pub(crate) fn agent_turn(
         if sent > MAX_REQUESTS {
             return Err(format!("{provider}: no answer after {MAX_REQUESTS} requests").into());
         }
-        let request = provider.request_of(&turn);
+        let request = provider.request(&turn);
         let (body, estimate) = match provider.body(&turn) {
             Ok(body) => {
                 let estimate = body.estimate(images);

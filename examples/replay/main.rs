@@ -228,7 +228,7 @@ fn run(options: &Options) -> Result<(), String> {
             if let (Some(provider), Some(options)) = (provider, body) {
                 if options.request {
                     let turn = with_params(Turn::new(&[]), *provider, options)?;
-                    let request = provider.request_of(&turn);
+                    let request = provider.request(&turn);
                     return write_json(&mut out, &request, pretty)
                         .and_then(|()| out.flush())
                         .map_err(cannot_write);

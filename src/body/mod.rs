@@ -184,7 +184,7 @@ impl<'a> Turn<'a> {
 
     /// The model, written where the provider takes it: the body's `model` for OpenAI Chat,
     /// Responses, Anthropic and compatible servers; the path for Gemini and Bedrock
-    /// ([`Provider::request_of`](crate::Provider::request_of)).
+    /// ([`Provider::request`](crate::Provider::request)).
     ///
     /// The neutral parameters ([`model`](Turn::model), [`max_output`](Turn::max_output),
     /// [`reasoning`](Turn::reasoning), [`stream`](Turn::stream),
@@ -270,7 +270,7 @@ impl<'a> Turn<'a> {
 
     /// Whether the reply is asked for as a stream: `"stream": true` (with OpenAI's
     /// `stream_options.include_usage`, without which a stream carries no usage); Gemini and
-    /// Bedrock ask in the path ([`Provider::request_of`](crate::Provider::request_of)).
+    /// Bedrock ask in the path ([`Provider::request`](crate::Provider::request)).
     ///
     /// ```
     /// use transcript_replay::{Provider, StoredMessage, Turn};
@@ -279,7 +279,7 @@ impl<'a> Turn<'a> {
     /// let turn = Turn::new(&history).without_preamble().model("gemini-2.5-flash").stream(true);
     /// assert_eq!(serde_json::to_string(&Provider::Gemini.body(&turn)?).unwrap(),
     ///     r#"{"contents":[{"role":"user","parts":[{"text":"Hi"}]}]}"#);
-    /// assert!(Provider::Gemini.request_of(&turn).path.ends_with(":streamGenerateContent?alt=sse"));
+    /// assert!(Provider::Gemini.request(&turn).path.ends_with(":streamGenerateContent?alt=sse"));
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
     #[must_use]
