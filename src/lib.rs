@@ -48,7 +48,11 @@
 //! five provider modules, [`openai`], [`openai_responses`], [`anthropic`], [`gemini`] and
 //! [`bedrock`], render them as the request fragments and whole bodies of those APIs,
 //! degrading what a provider cannot carry to a marker that names it, and read each
-//! provider's reply back into a stored message; [`Provider`] reaches all five from one value.
+//! provider's reply back into a stored message; [`Provider`] reaches all five from one value,
+//! and OpenAI-compatible servers (Mistral, DeepSeek, Groq, vLLM, Ollama, ...) as the OpenAI
+//! Chat surface under their [`Dialect`]. A [`Turn`] carries the request's neutral parameters
+//! and owns the rounds of a turn in flight; [`Provider::request`] gives the request around
+//! its body.
 //!
 //! # What crosses
 //!
