@@ -507,3 +507,37 @@ fn custom_and_unknown_tool_calls_and_calls_without_ids_stream_as_whole() {
         );
     }
 }
+
+#[test]
+fn openrouter_generated_images_are_image_blocks_whole_and_streamed() {
+    let url = format!("data:image/png;base64,{PNG}");
+    let openrouter = provider("openrouter");
+    let whole = openrouter
+        .read_reply(
+            &json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                "content": "Here is a dot.", "images": [
+                    {"type": "image_url", "image_url": {"url": url}},
+                    {"type": "image_url", "image_url": {"url": "https://cdn.example/a.png"}}]}}]})
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [
+            Block::text("Here is a dot."),
+            Block::image("image/png", PNG),
+            Block::text("[Not kept: OpenRouter image_url content]"),
+        ]
+    );
+    assert_eq!(whole.not_kept(), ["image_url"]);
+    let events = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Here is a dot."}}]}),
+        json!({"choices": [{"index": 0, "delta": {"images": [{"type": "image_url", "image_url": {"url": url}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"images": [{"type": "image_url", "image_url": {"url": "https://cdn.example/a.png"}}]}, "finish_reason": "stop"}]}),
+    ];
+    for size in [9, 4096] {
+        let reply = streamed(openrouter, &events, size);
+        assert_eq!(reply.message, whole.message, "{size}");
+        assert_eq!(reply.not_kept(), whole.not_kept());
+    }
+}

@@ -196,6 +196,37 @@ pub(super) fn audio_blocks(transcript: &str, data: &str) -> Vec<Block> {
     blocks
 }
 
+/// Images a model generated through a compatible server (OpenRouter's and Vercel's
+/// `message.images`, `[{"type": "image_url", "image_url": {"url": "data:image/png;base64,..."}}]`,
+/// <https://openrouter.ai/docs/features/multimodal/image-generation>) as `image` blocks; an
+/// image given only by a URL, which the record cannot hold, is the `[Not kept: ...]` marker,
+/// its kind added to `not_kept`.
+pub(super) fn generated_images(
+    provider: crate::Provider,
+    images: &[Value],
+    not_kept: &mut Vec<String>,
+) -> Vec<Block> {
+    images
+        .iter()
+        .map(|image| {
+            let url = field(image, &["image_url", "url"])
+                .as_str()
+                .or_else(|| field(image, &["url"]).as_str())
+                .unwrap_or_default();
+            let data = url
+                .strip_prefix("data:")
+                .and_then(|rest| rest.split_once(";base64,"));
+            match data {
+                Some((media_type, data)) => Block::image(media_type, data),
+                None => {
+                    not_kept.push("image_url".to_owned());
+                    Block::text(crate::marker::not_kept(provider, "image_url"))
+                }
+            }
+        })
+        .collect()
+}
+
 /// The sources of a message's `annotations` (`{"type": "url_citation", "url_citation":
 /// {"url", "title", "start_index", "end_index"}}`, and a file citation's `file_citation`),
 /// one per distinct source.

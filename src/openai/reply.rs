@@ -43,7 +43,8 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// the audio as a `file` block (its media type read from its header: WAV, MP3, FLAC, Ogg, or
 /// `audio/pcm` for `pcm16`), after the content; a compatible server's top-level `citations`
 /// and `search_results` (Perplexity) sources at the end of the message; Groq's
-/// `executed_tools` provider-executed calls and their results, after the reasoning. What
+/// `executed_tools` provider-executed calls and their results, after the reasoning;
+/// OpenRouter's generated `images` (data URLs) `image` blocks after the sources. What
 /// compatible servers send otherwise is read too: a tool call without `type` (Mistral) is a
 /// function call, a content part of `type: "thinking"` (Magistral, `{"thinking": [{"type":
 /// "text", "text"}]}`) is reasoning, DeepSeek's `prompt_cache_hit_tokens` are cache reads.
@@ -121,6 +122,8 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         annotations: Option<Vec<serde_json::Value>>,
         #[serde(default)]
         executed_tools: Option<Vec<serde_json::Value>>,
+        #[serde(default)]
+        images: Option<Vec<serde_json::Value>>,
     }
     #[derive(Deserialize)]
     struct Audio {
@@ -161,6 +164,11 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     }
     blocks.extend(content::annotation_sources(
         message.annotations.as_deref().unwrap_or_default(),
+    ));
+    blocks.extend(content::generated_images(
+        provider,
+        message.images.as_deref().unwrap_or_default(),
+        &mut not_kept,
     ));
     if let Some(audio_at) = message_at.present(message.audio, "audio") {
         let audio: Audio = audio_at.read()?;

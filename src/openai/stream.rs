@@ -89,6 +89,8 @@ const ANNOTATIONS: usize = usize::MAX - 1_000;
 const EXECUTED: usize = usize::MAX - 2_000;
 /// The keys of a compatible server's top-level sources, counted down from here.
 const TOP_SOURCES: usize = usize::MAX - 3_000;
+/// The keys of generated images, counted down from here.
+const IMAGES: usize = usize::MAX - 4_000;
 
 /// A tool call, as the deltas have matched it so far.
 #[derive(Debug)]
@@ -144,6 +146,8 @@ struct Stream {
     audio: Option<Audio>,
     /// The annotations so far: one source block each, once.
     sources: usize,
+    /// The generated images so far.
+    images: usize,
     /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
     reasoning_details: Vec<Map<String, Value>>,
     /// Groq's `executed_tools`, merged by their `index`.
@@ -534,6 +538,8 @@ impl Events for Stream {
             reasoning_details: Option<Vec<Value>>,
             #[serde(default)]
             executed_tools: Option<Vec<Value>>,
+            #[serde(default)]
+            images: Option<Vec<Value>>,
         }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
@@ -607,6 +613,13 @@ impl Events for Stream {
                             self.sources += 1;
                         }
                     }
+                }
+                let images = delta.images.unwrap_or_default();
+                let provider = self.provider.0;
+                for image in super::content::generated_images(provider, &images, &mut self.not_kept)
+                {
+                    self.blocks.whole(IMAGES - self.images, image);
+                    self.images += 1;
                 }
                 if let Some(audio) = delta.audio {
                     let acc = self.audio.get_or_insert_with(Audio::default);
