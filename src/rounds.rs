@@ -197,30 +197,12 @@ pub(crate) fn answered<'a>(
             provider,
         }));
     }
+    // The calls owed an output: a call the provider ran itself owes none.
     let calls: Vec<(&str, &str)> = round
         .reply
-        .message
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            // A call the provider ran itself owes no output.
-            Block::ToolUse {
-                id,
-                name,
-                provider_executed: false,
-                ..
-            } => Some((id.as_str(), name.as_str())),
-            Block::ToolUse {
-                provider_executed: true,
-                ..
-            }
-            | Block::Text { .. }
-            | Block::ToolResult { .. }
-            | Block::Reasoning { .. }
-            | Block::Image { .. }
-            | Block::File { .. }
-            | Block::Source { .. } => None,
-        })
+        .calls()
+        .into_iter()
+        .map(|call| (call.id, call.name))
         .collect();
     // A paused turn (Anthropic's `pause_turn`) is a round that owes no output: it goes back
     // as it came, for the model to go on.
