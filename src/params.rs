@@ -325,14 +325,20 @@ fn inner_param(key: &str) -> &'static str {
         "maxOutputTokens" | "maxTokens" => "max_output",
         "temperature" => "temperature",
         "stopSequences" => "stop",
+        "include_usage" => "stream",
         _ => "reasoning",
     }
 }
 
 /// The parameter a top-level field is written for, for an error.
 fn key_param(key: &str) -> &'static str {
-    SAME_AS
-        .iter()
-        .find(|(_, names)| names.contains(&key))
-        .map_or("stream", |(param, _)| param)
+    match key {
+        // Responses keeps its reasoning for the round with these.
+        "include" | "store" | "additionalModelRequestFields" => "reasoning",
+        "stream" | "stream_options" => "stream",
+        key => SAME_AS
+            .iter()
+            .find(|(_, names)| names.contains(&key))
+            .map_or("stream", |(param, _)| param),
+    }
 }

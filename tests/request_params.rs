@@ -172,3 +172,32 @@ fn the_request_follows_the_turns_model_and_stream() {
         "/v1beta/openai/chat/completions"
     );
 }
+
+#[test]
+fn a_field_the_parameters_write_beside_them_names_the_parameter_that_writes_it() {
+    let history = [StoredMessage::user("Hi.")];
+    for (provider, fields, param, field) in [
+        (
+            Provider::OpenAiResponses,
+            json!({"store": true}),
+            "reasoning",
+            "store",
+        ),
+        (
+            Provider::OpenAi,
+            json!({"stream_options": {"include_usage": false}}),
+            "stream",
+            "stream_options.include_usage",
+        ),
+    ] {
+        let turn = Turn::new(&history)
+            .reasoning(Reasoning::Low)
+            .stream(true)
+            .fields(&fields);
+        assert_eq!(
+            provider.body(&turn).unwrap_err().kind(),
+            BodyErrorKind::Caller(CallerPart::ParamConflict { param, field }),
+            "{provider}"
+        );
+    }
+}
