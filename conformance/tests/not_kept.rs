@@ -744,7 +744,8 @@ fn responses_client_items_are_tool_calls_answered_by_their_own_output_items() {
         );
         assert_eq!(reply.stop, StopReason::ToolUse);
         let output = match name {
-            "computer" => ToolOutput::ok("call_1", "done").with_image("image/png", PNG),
+            // A screenshot alone: the output item carries all of it.
+            "computer" => ToolOutput::ok("call_1", "").with_image("image/png", PNG),
             _ => ToolOutput::ok("call_1", "done"),
         };
         let outputs = [output];
@@ -1112,4 +1113,52 @@ fn a_responses_generated_image_is_a_provider_call_then_an_image_and_a_failed_one
             whole.message
         );
     }
+}
+
+#[test]
+fn what_a_computer_output_item_cannot_carry_follows_it_in_a_user_message() {
+    let reply = Provider::OpenAiResponses
+        .read_reply(r#"{"status": "completed", "output": [{"type":"computer_call","id":"cu_1","call_id":"call_1","action":{"type":"screenshot"},"pending_safety_checks":[],"status":"completed"}]}"#)
+        .unwrap();
+    use transcript_replay::Priced;
+    const PNG: &str = transcript_replay_conformance::records::IMAGES[0];
+    let second = transcript_replay_conformance::records::IMAGES[1];
+    let outputs = [ToolOutput::ok("call_1", "Clicked.")
+        .with_image("image/png", PNG)
+        .with_image("image/png", second)
+        .with_named_file("log.txt", "text/plain", "aGk=")];
+    let history = [StoredMessage::user("Look.")];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .round(&reply, &outputs);
+    let body = Provider::OpenAiResponses.body(&turn).unwrap();
+    let bytes = serde_json::to_vec(&body).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let input = json["input"].as_array().unwrap();
+    let output = &input[input.len() - 2];
+    assert_eq!(
+        output["output"],
+        json!({"type": "computer_screenshot", "image_url": format!("data:image/png;base64,{PNG}")})
+    );
+    let rest = input.last().unwrap();
+    assert_eq!(rest["role"], "user");
+    let texts: Vec<&str> = rest["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|part| part["text"].as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Result (computer): Clicked.",
+            "[Image from the result of computer (call_1)]",
+            "[File from the result of computer (call_1)]"
+        ]
+    );
+    let errors = schemas::errors(&schemas::openai().validator("EasyInputMessage"), rest);
+    assert!(errors.is_empty(), "{errors:?}");
+    // The estimate counts the bytes the body writes.
+    let image_rule = transcript_replay::image_tokens("gpt-4o").unwrap();
+    assert_eq!(body.estimate(image_rule).bytes, bytes.len());
 }

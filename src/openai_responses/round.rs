@@ -2,7 +2,7 @@
 //! reasoning items with their `encrypted_content` among them), then one output item per call,
 //! of the kind its call asks for: `function_call_output` (its images and files in it),
 //! `custom_tool_call_output`, `computer_call_output` (the output's first image as its
-//! screenshot), `shell_call_output` (the output as stdout, exit code 1 for an error),
+//! screenshot; its text, other images and files in a user message right after it), `shell_call_output` (the output as stdout, exit code 1 for an error),
 //! `local_shell_call_output` and `apply_patch_call_output` (`failed` for an error), each
 //! checked against its schema in the pinned spec (`conformance/tests/not_kept.rs`). The last
 //! three take text only: an output's images and files are the marker in its text,
@@ -31,6 +31,10 @@ pub(super) enum Element<'a> {
         answer: [Answer<'a>; 1],
         kind: OutputKind,
     },
+    /// What a computer call's output item cannot carry (it takes one screenshot and no
+    /// text): the output's text as `Result (computer): ...`, its other images and its files,
+    /// each after the line that names the call, in a user message right after the output.
+    Rest { round: usize, parts: Vec<Part<'a>> },
 }
 
 /// Which output item answers a call: the one its call's item type asks for.
@@ -115,20 +119,76 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                     answer.text.join(Text::from_pieces(markers));
                 }
             }
+            let rest = match kind {
+                OutputKind::Computer => computer_rest(&mut answer),
+                OutputKind::Function
+                | OutputKind::Custom
+                | OutputKind::Shell
+                | OutputKind::LocalShell
+                | OutputKind::ApplyPatch => Vec::new(),
+            };
             elements.push(Element::Output {
                 round,
                 answer: [answer],
                 kind,
             });
+            if !rest.is_empty() {
+                elements.push(Element::Rest { round, parts: rest });
+            }
         }
     }
     elements
+}
+
+/// Takes from a computer call's answer what its output item cannot carry: its text (unless
+/// blank), as `Result ({name}): ...` (or `Error (...)`), its images after the first and its
+/// files, each after the line that names the call; the answer keeps its first image.
+fn computer_rest<'a>(answer: &mut Answer<'a>) -> Vec<Part<'a>> {
+    let mut parts = Vec::new();
+    let text = std::mem::replace(&mut answer.text, Text::from_pieces(Vec::new()));
+    if !text.pieces().iter().all(Piece::is_blank) {
+        let mut pieces = text.pieces().to_vec();
+        // The output's own words go in the result's prose form; markers after them stay.
+        if let Some(first) = pieces.first_mut() {
+            if let Piece::Text(output) = *first {
+                *first = Piece::ToolResult {
+                    tool_name: answer.name,
+                    output,
+                    is_error: answer.is_error,
+                };
+            }
+        }
+        parts.push(Part::Text(Text::from_pieces(pieces)));
+    }
+    let id = answer.real_id.then_some(answer.id);
+    let more = answer.images.len().min(1);
+    for image in answer.images.split_off(more) {
+        parts.push(Part::Text(Text::from_pieces(vec![Piece::ToolImage {
+            name: answer.name,
+            id,
+        }])));
+        parts.push(Part::Image(image));
+    }
+    for file in std::mem::take(&mut answer.files) {
+        parts.push(Part::Text(Text::from_pieces(vec![Piece::ToolFile {
+            name: answer.name,
+            id,
+        }])));
+        parts.push(Part::File(file));
+    }
+    parts
 }
 
 impl Serialize for Element<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Element::Item { item, .. } => item.serialize(serializer),
+            Element::Rest { parts, .. } => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("role", "user")?;
+                map.serialize_entry("content", &RestParts(parts))?;
+                map.end()
+            }
             Element::Output { answer, kind, .. } => {
                 let [answer] = answer;
                 let mut map = serializer.serialize_map(None)?;
@@ -220,6 +280,15 @@ impl Serialize for ShellOutput<'_, '_> {
     }
 }
 
+/// The parts of a user message, as the request writes them.
+struct RestParts<'b, 'a>(&'b [Part<'a>]);
+
+impl Serialize for RestParts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(InputPart))
+    }
+}
+
 /// An output with images: its text (when there is any), then each image.
 struct Content<'b, 'a>(&'b Answer<'a>);
 
@@ -271,6 +340,7 @@ impl<'a> Element<'a> {
         match self {
             Element::Item { round, item } => units.raw(Of::Round(*round), item),
             Element::Output { round, answer, .. } => units.answers(Of::Round(*round), answer, &[]),
+            Element::Rest { round, parts } => units.parts(Of::Round(*round), parts),
         }
     }
 }
