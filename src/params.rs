@@ -81,15 +81,31 @@ pub(crate) struct Params {
 
 /// Top-level fields that say what a parameter says, under any provider's name for it: a
 /// caller's field of one of them beside the parameter is the error that names both.
-const SAME_AS: [(&str, &[&str]); 5] = [
-    ("model", &["model"]),
+/// Each parameter: its name, whether the turn sets it, and the top-level fields that say
+/// what it says under any provider's name for it.
+type SameAs = (&'static str, fn(&Params) -> bool, &'static [&'static str]);
+const SAME_AS: [SameAs; 5] = [
+    ("model", |params| params.model.is_some(), &["model"]),
     (
         "max_output",
+        |params| params.max_output.is_some(),
         &["max_tokens", "max_completion_tokens", "max_output_tokens"],
     ),
-    ("reasoning", &["reasoning_effort", "reasoning", "thinking"]),
-    ("temperature", &["temperature"]),
-    ("stop", &["stop", "stop_sequences"]),
+    (
+        "reasoning",
+        |params| params.reasoning.is_some(),
+        &["reasoning_effort", "reasoning", "thinking"],
+    ),
+    (
+        "temperature",
+        |params| params.temperature.is_some(),
+        &["temperature"],
+    ),
+    (
+        "stop",
+        |params| !params.stop.is_empty(),
+        &["stop", "stop_sequences"],
+    ),
 ];
 
 /// Stop sequences OpenAI Chat takes: "Up to 4 sequences"
@@ -266,17 +282,10 @@ impl Params {
             BodyError::new(Kind::ParamConflict { param, field })
         };
         // A caller's field under any name of a parameter that is set.
-        for (param, names) in SAME_AS {
-            let set = match param {
-                "model" => self.model.is_some(),
-                "max_output" => self.max_output.is_some(),
-                "reasoning" => self.reasoning.is_some(),
-                "temperature" => self.temperature.is_some(),
-                _ => !self.stop.is_empty(),
-            };
+        for (param, set, names) in SAME_AS {
             if let Some((key, _)) = caller
                 .iter()
-                .find(|(key, _)| set && names.contains(&key.as_str()))
+                .find(|(key, _)| set(self) && names.contains(&key.as_str()))
             {
                 return Err(conflict(param, key.clone()));
             }
@@ -338,7 +347,7 @@ fn key_param(key: &str) -> &'static str {
         "stream" | "stream_options" => "stream",
         key => SAME_AS
             .iter()
-            .find(|(_, names)| names.contains(&key))
-            .map_or("stream", |(param, _)| param),
+            .find(|(_, _, names)| names.contains(&key))
+            .map_or("stream", |(param, _, _)| param),
     }
 }

@@ -541,3 +541,17 @@ fn openrouter_generated_images_are_image_blocks_whole_and_streamed() {
         assert_eq!(reply.not_kept(), whole.not_kept());
     }
 }
+
+#[test]
+fn the_round_leaves_out_what_only_a_groq_response_carries() {
+    let reply = r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "reasoning": "Search, then look.",
+        "executed_tools": [{"index": 0, "type": "search", "arguments": "{}", "output": "none"}],
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "look", "arguments": "{}"}}]}}]}"#;
+    let round = round_body(provider("groq"), reply);
+    assert_eq!(
+        round["messages"][1],
+        json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+               "function": {"name": "look", "arguments": "{}"}}]})
+    );
+}

@@ -163,13 +163,13 @@ fn held_back(pending: &str) -> usize {
 
 /// The media type of generated audio, from its first bytes: Chat Completions' reply says
 /// no format (the request's `audio.format` chose it: `wav`, `mp3`, `flac`, `opus` or
-/// `pcm16`). WAV, MP3, FLAC and Ogg are known by their headers; anything else is `pcm16`,
+/// `pcm16`). WAV (a RIFF `WAVE`), MP3, FLAC and Ogg are known by their headers; anything else is `pcm16`,
 /// which has none: 16-bit little-endian samples at 24 kHz, one channel
 /// (<https://platform.openai.com/docs/guides/audio>), written `audio/pcm`.
 pub(super) fn audio_media_type(data: &str) -> &'static str {
     let head = crate::file::decode_base64(data.get(..16).unwrap_or(data));
     let starts = |signature: &[u8]| head.starts_with(signature);
-    if starts(b"RIFF") {
+    if starts(b"RIFF") && head.get(8..12) == Some(b"WAVE".as_slice()) {
         "audio/wav"
     } else if starts(b"ID3") || starts(&[0xFF, 0xFB]) || starts(&[0xFF, 0xF3]) {
         "audio/mpeg"

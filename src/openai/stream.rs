@@ -91,6 +91,9 @@ const EXECUTED: usize = usize::MAX - 2_000;
 const TOP_SOURCES: usize = usize::MAX - 3_000;
 /// The keys of generated images, counted down from here.
 const IMAGES: usize = usize::MAX - 4_000;
+/// The keys of the markers of content chunks of a kind the crate does not read, counted down
+/// from here.
+const UNKNOWN_CHUNKS: usize = usize::MAX - 5_000;
 
 /// A tool call, as the deltas have matched it so far.
 #[derive(Debug)]
@@ -594,7 +597,7 @@ impl Events for Stream {
                                     // As `read_reply` marks an unknown part.
                                     let kind = kind.unwrap_or_default().to_owned();
                                     let marker = crate::marker::not_kept(self.provider.0, &kind);
-                                    let key = ANNOTATIONS - 500 - self.not_kept.len();
+                                    let key = UNKNOWN_CHUNKS - self.not_kept.len();
                                     self.blocks.text(key, &marker, deltas);
                                     self.not_kept.push(kind);
                                 }
