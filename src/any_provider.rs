@@ -9,15 +9,17 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::body::{BodyError, Turn};
 use crate::cost::Withheld;
-use crate::cost::{self, Priced, Units};
+use crate::cost::{self, family_of, ImageTokens, Priced, Units};
 use std::str::FromStr;
 
 use crate::dialect::Dialect;
 use crate::provider::{Provider, UnknownProvider};
 use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};
+use crate::request::Request;
 use crate::rules::ImageLimits;
 use crate::stream::StreamReader;
+use crate::surface::Surface;
 use crate::{anthropic, bedrock, gemini, openai, openai_responses};
 
 /// The whole request body of a turn for whichever provider built it
@@ -112,6 +114,18 @@ impl Priced for AnyBody<'_> {
 }
 
 impl Provider {
+    /// The provider's own facts and readers, stated once in its folder: the one place a
+    /// provider value reaches its module.
+    pub(crate) fn surface(self) -> &'static Surface {
+        match self {
+            Provider::OpenAi | Provider::Compatible(_) => &openai::SURFACE,
+            Provider::OpenAiResponses => &openai_responses::SURFACE,
+            Provider::Anthropic => &anthropic::SURFACE,
+            Provider::Gemini => &gemini::SURFACE,
+            Provider::Bedrock => &bedrock::SURFACE,
+        }
+    }
+
     /// The dialect of the OpenAI Chat surface this provider speaks: [`Dialect::OPENAI`] for
     /// [`Provider::OpenAi`], the server's for [`Provider::Compatible`], none for the other
     /// surfaces.
@@ -190,13 +204,7 @@ impl Provider {
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
     pub fn read_reply(self, body: &str) -> Result<Reply, ReplyError> {
-        match self {
-            Provider::OpenAi | Provider::Compatible(_) => openai::read_reply_of(body, self),
-            Provider::OpenAiResponses => openai_responses::read_reply(body),
-            Provider::Anthropic => anthropic::read_reply(body),
-            Provider::Gemini => gemini::read_reply(body),
-            Provider::Bedrock => bedrock::read_reply(body),
-        }
+        (self.surface().read_reply)(body, self)
     }
 
     /// Starts a reader of this provider's streamed reply: what its module's `stream` starts.
@@ -210,13 +218,7 @@ impl Provider {
     /// # Ok::<(), transcript_replay::StreamError>(())
     /// ```
     pub fn stream(self) -> StreamReader {
-        match self {
-            Provider::OpenAi | Provider::Compatible(_) => openai::stream_of(self),
-            Provider::OpenAiResponses => openai_responses::stream(),
-            Provider::Anthropic => anthropic::stream(),
-            Provider::Gemini => gemini::stream(),
-            Provider::Bedrock => bedrock::stream(),
-        }
+        (self.surface().stream)(self)
     }
 
     /// Reads this provider's error response and its HTTP status: what its module's
@@ -229,15 +231,7 @@ impl Provider {
     /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
     /// ```
     pub fn read_error(self, status: u16, body: &str) -> ProviderError {
-        match self {
-            Provider::OpenAi | Provider::Compatible(_) => {
-                openai::read_any_error(self, Some(status), body)
-            }
-            Provider::OpenAiResponses => openai_responses::read_error(status, body),
-            Provider::Anthropic => anthropic::read_error(status, body),
-            Provider::Gemini => gemini::read_error(status, body),
-            Provider::Bedrock => bedrock::read_error(status, body),
-        }
+        (self.surface().read_error)(self, status, body)
     }
 
     /// Reads this provider's error response with its HTTP status and the response's headers
@@ -277,14 +271,7 @@ impl Provider {
         headers: &[(&str, &str)],
         body: &str,
     ) -> ProviderError {
-        match self {
-            Provider::Bedrock => bedrock::read_error_with_headers(status, headers, body),
-            Provider::OpenAi
-            | Provider::Compatible(_)
-            | Provider::OpenAiResponses
-            | Provider::Anthropic
-            | Provider::Gemini => self.read_error(status, body).with_headers(headers),
-        }
+        (self.surface().read_error_with_headers)(self, status, headers, body)
     }
 
     /// The provider's documented image limits, which its `render` and `body` apply unless
@@ -297,12 +284,147 @@ impl Provider {
     /// assert_eq!(Provider::Bedrock.limits().images_per_request, 20);
     /// ```
     pub fn limits(self) -> ImageLimits {
-        match self {
-            Provider::OpenAi | Provider::Compatible(_) => openai::LIMITS,
-            Provider::OpenAiResponses => openai_responses::LIMITS,
-            Provider::Anthropic => anthropic::LIMITS,
-            Provider::Gemini => gemini::LIMITS,
-            Provider::Bedrock => bedrock::LIMITS,
+        self.surface().limits
+    }
+}
+
+impl Provider {
+    /// The request around this provider's body for a model, asking for a whole reply or a
+    /// streamed one (`stream`): the method, the path, the headers the provider requires and
+    /// where the key goes, never a secret. The base URL is the caller's; the path starts with
+    /// `/` and goes after it.
+    ///
+    /// | provider | path | headers beside `content-type: application/json` | key |
+    /// |---|---|---|---|
+    /// | OpenAI Chat, compatible servers | `/v1/chat/completions` | | bearer |
+    /// | OpenAI Responses | `/v1/responses` | | bearer |
+    /// | Anthropic | `/v1/messages` | `anthropic-version: 2023-06-01` | `x-api-key` |
+    /// | Gemini | `/v1beta/models/{model}:generateContent`, streamed `:streamGenerateContent?alt=sse` | | `x-goog-api-key` |
+    /// | Bedrock | `/model/{model}/converse`, streamed `/converse-stream` | | SigV4 |
+    ///
+    /// A streamed request also asks for the stream's media type: `accept: text/event-stream`
+    /// (server-sent events), or `accept: application/vnd.amazon.eventstream` for Bedrock's
+    /// binary event stream. OpenAI, Responses and Anthropic take the model and `"stream": true`
+    /// in the body (the caller's fields), so their paths are the same either way; Gemini and
+    /// Bedrock take both in the path, and their bodies leave them out.
+    ///
+    /// The model goes in the path as one segment, percent-encoded by the rule of AWS
+    /// Signature Version 4 (and RFC 3986): every byte but `A-Z a-z 0-9 - . _ ~` becomes `%XY`,
+    /// uppercase, so a Bedrock id's `:` is `%3A` and an ARN's `/` is `%2F`. A literal `/`
+    /// would split the ARN across path segments, and Bedrock then answers
+    /// `UnknownOperationException` or "The provided model identifier is invalid"
+    /// (<https://github.com/vercel/ai/issues/17523>,
+    /// <https://github.com/stenolabs/stenoai/pull/361>, <https://github.com/crmne/ruby_llm/pull/803>).
+    /// A Gemini name may come with its resource prefix (`models/gemini-2.5-pro`), which is
+    /// dropped.
+    ///
+    /// Sources: OpenAI's API reference, <https://platform.openai.com/docs/api-reference/chat/create>
+    /// and <https://platform.openai.com/docs/api-reference/responses/create> (bearer key);
+    /// Anthropic's, <https://docs.anthropic.com/en/api/getting-started> (`x-api-key`,
+    /// `content-type`) and <https://docs.anthropic.com/en/api/versioning> (`anthropic-version`);
+    /// Gemini's, <https://ai.google.dev/api> (`x-goog-api-key`) and
+    /// <https://ai.google.dev/api/generate-content> (`alt=sse`); Bedrock's,
+    /// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html> and
+    /// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>,
+    /// and SigV4's encoding, <https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html>.
+    ///
+    /// Compatible servers. Each documents a base URL that ends before `/v1` (Groq
+    /// `https://api.groq.com/openai`, OpenRouter `https://openrouter.ai/api`, Fireworks
+    /// `https://api.fireworks.ai/inference`, local servers `http://localhost:PORT`); a dialect's
+    /// [`chat_path`](crate::Dialect::chat_path) is the path: Gemini's OpenAI endpoint
+    /// `/v1beta/openai/chat/completions` (<https://ai.google.dev/gemini-api/docs/openai>),
+    /// Perplexity `/chat/completions`. Not followed: Azure OpenAI takes its key in an
+    /// `api-key` header (a bearer token is Microsoft Entra ID's), and a classic deployment's
+    /// path names the deployment and an `api-version`. Bedrock also takes an API key
+    /// as a bearer token (<https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html>);
+    /// the request names SigV4, which every Bedrock caller can sign with.
+    ///
+    /// ```
+    /// use transcript_replay::{Auth, Provider};
+    ///
+    /// let request = Provider::Bedrock.request_for("us.anthropic.claude-sonnet-4-5-20250929-v1:0", true);
+    /// assert_eq!(request.path, "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream");
+    /// assert_eq!(request.headers, [
+    ///     ("content-type", "application/json".to_owned()),
+    ///     ("accept", "application/vnd.amazon.eventstream".to_owned()),
+    /// ]);
+    /// assert_eq!(request.auth, Auth::Sigv4);
+    ///
+    /// let request = Provider::Gemini.request_for("gemini-2.5-flash", true);
+    /// assert_eq!(request.path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+    /// ```
+    pub fn request_for(self, model: &str, stream: bool) -> Request {
+        self.request_of_parts(model, stream)
+    }
+
+    /// The request around a turn's body: [`request_for`](Provider::request_for) with the turn's
+    /// [`model`](crate::Turn::model) (none when it has none) and whether it
+    /// [`stream`](crate::Turn::stream)s.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).model("anthropic.claude-3-haiku-20240307-v1:0").stream(true);
+    /// assert_eq!(
+    ///     Provider::Bedrock.request(&turn).path,
+    ///     "/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream",
+    /// );
+    /// ```
+    pub fn request(self, turn: &Turn<'_>) -> Request {
+        self.request_of_parts(turn.model_name().unwrap_or_default(), turn.streams())
+    }
+
+    fn request_of_parts(self, model: &str, stream: bool) -> Request {
+        let shape = &self.surface().request;
+        let mut headers = vec![("content-type", "application/json".to_owned())];
+        headers.extend(
+            shape
+                .headers
+                .iter()
+                .map(|&(name, value)| (name, value.to_owned())),
+        );
+        if stream {
+            headers.push(("accept", shape.stream_type.to_owned()));
+        }
+        Request {
+            method: "POST",
+            path: (shape.path)(self, model, stream),
+            headers,
+            auth: shape.auth,
+        }
+    }
+}
+
+impl Provider {
+    /// The image rule of a model's family, from the model's name by [`MODEL_FAMILIES`]; for a
+    /// name the table does not know, the provider's default: `claude` for Anthropic and
+    /// Bedrock, `gemini-2` for Gemini, `gpt-4o` for OpenAI, Responses and compatible servers
+    /// (the example program's defaults for `--family`). The same rule prices files
+    /// ([`file_tokens`](crate::file_tokens): a PDF's pages by the Gemini families' figures).
+    ///
+    /// Give it the name as the request carries it (Bedrock's inference-profile ids and ARNs,
+    /// OpenRouter's `vendor/model` included).
+    ///
+    /// ```
+    /// use transcript_replay::{Priced, Provider, StoredMessage, Turn};
+    ///
+    /// assert_eq!(Provider::OpenAi.image_tokens_for("gpt-4.1-mini-2025-04-14").family, "gpt-4.1-mini");
+    /// assert_eq!(Provider::Bedrock.image_tokens_for("us.anthropic.claude-sonnet-4-5-20250929-v1:0").family, "claude");
+    /// assert_eq!(Provider::Gemini.image_tokens_for("gemini-3-pro-preview").family, "gemini-3");
+    /// // Not in the table: the provider's default.
+    /// assert_eq!(Provider::Bedrock.image_tokens_for("amazon.nova-pro-v1:0").family, "claude");
+    ///
+    /// let history = [StoredMessage::user("Is a.rs empty?")];
+    /// let estimate = Provider::Gemini.body(&Turn::new(&history))?
+    ///     .estimate(Provider::Gemini.image_tokens_for("gemini-2.5-flash"));
+    /// assert_eq!(estimate.image_tokens, 0);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn image_tokens_for(self, model: &str) -> &'static ImageTokens {
+        match family_of(model) {
+            Some(family) => family.rule,
+            None => self.surface().image_rule,
         }
     }
 }

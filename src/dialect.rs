@@ -79,10 +79,10 @@ pub enum RoundReasoning {
 }
 
 /// The rules of an OpenAI-compatible server, as data: the OpenAI Chat surface
-/// ([`openai`](crate::openai)) with the server's own rules. [`Provider::Compatible`]
-/// carries one, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
+/// ([`openai`](crate::openai)) with the server's own rules. A [`Provider`] made from one
+/// (`Provider::from(&dialect)`) carries it, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
 /// [`Provider::read_error`] follow it; [`Dialect::OPENAI`] is OpenAI's own, byte for byte
-/// what [`Provider::OpenAi`] does.
+/// what the `openai` provider does.
 ///
 /// The named dialects are constants, each rule with its source; [`Dialect::NAMED`] lists
 /// them, and `"mistral".parse::<Provider>()` reaches one by its [`id`](Dialect::id). What the
@@ -108,7 +108,7 @@ pub enum RoundReasoning {
 ///     think_tags: true,
 ///     ..Dialect::VLLM
 /// };
-/// let provider = Provider::Compatible(&LOCAL_QWEN);
+/// let provider = Provider::from(&LOCAL_QWEN);
 ///
 /// let history = [
 ///     StoredMessage::user("Is a.rs empty?"),
@@ -131,8 +131,7 @@ pub enum RoundReasoning {
 /// # Ok::<(), transcript_replay::BodyError>(())
 /// ```
 ///
-/// [`Provider::Compatible`]: crate::Provider::Compatible
-/// [`Provider::OpenAi`]: crate::Provider::OpenAi
+/// [`Provider`]: crate::Provider
 /// [`Provider::body`]: crate::Provider::body
 /// [`Provider::read_reply`]: crate::Provider::read_reply
 /// [`Provider::stream`]: crate::Provider::stream

@@ -433,6 +433,7 @@ mod rules;
 mod signature;
 mod stop;
 mod stream;
+mod surface;
 mod tokens;
 mod tools;
 mod wire;

@@ -50,7 +50,8 @@ impl TextOnlyOutput {
 /// ```
 /// use transcript_replay::{Piece, Provider, Reason};
 ///
-/// let reason = Reason::MediaType { provider: Provider::Gemini, actual: None };
+/// let gemini: Provider = "gemini".parse().unwrap();
+/// let reason = Reason::MediaType { provider: gemini, actual: None };
 /// let marker = Piece::ImageNotShown { media_type: "image/gif", reason };
 /// assert_eq!(marker.to_string(), "[Image (image/gif) not shown: Gemini does not accept image/gif]");
 /// ```

@@ -108,12 +108,13 @@ const SAME_AS: [SameAs; 5] = [
     ),
 ];
 
-/// Stop sequences OpenAI Chat takes: "Up to 4 sequences"
-/// (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-stop>).
-const OPENAI_STOPS: usize = 4;
-
 impl Params {
-    fn not_taken(provider: Provider, param: &'static str, why: &'static str) -> BodyError {
+    /// The error for a parameter `provider` does not take as given, saying what it takes.
+    pub(crate) fn not_taken(
+        provider: Provider,
+        param: &'static str,
+        why: &'static str,
+    ) -> BodyError {
         BodyError::new(Kind::ParamNotTaken {
             provider,
             param,
@@ -121,152 +122,9 @@ impl Params {
         })
     }
 
-    /// Claude's thinking rules (Anthropic's API, and Claude through Bedrock): "budget_tokens
-    /// must be less than max_tokens", at least 1,024
-    /// (<https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking>), and
-    /// "Thinking isn't compatible with temperature or top_k modifications". The budget.
-    fn thinking_checks(&self, provider: Provider, reasoning: Reasoning) -> Result<u32, BodyError> {
-        let budget = reasoning.budget_tokens();
-        if budget < 1_024 || self.max_output.is_some_and(|max| budget >= max) {
-            return Err(Self::not_taken(
-                provider,
-                "reasoning",
-                "a thinking budget of at least 1024 tokens and less than max_tokens",
-            ));
-        }
-        if self.temperature.is_some() {
-            return Err(Self::not_taken(
-                provider,
-                "temperature",
-                "no temperature with thinking",
-            ));
-        }
-        Ok(budget)
-    }
-
-    /// The parameters as the provider's top-level fields, in order.
-    fn provider_fields(&self, provider: Provider) -> Result<Vec<(&'static str, Value)>, BodyError> {
-        let mut fields: Vec<(&'static str, Value)> = Vec::new();
-        let stops = (!self.stop.is_empty()).then(|| json!(self.stop));
-        match provider {
-            Provider::OpenAi | Provider::Compatible(_) => {
-                let output_limit = provider
-                    .dialect()
-                    .map_or("max_completion_tokens", |dialect| dialect.output_limit);
-                fields.extend(self.model.as_ref().map(|model| ("model", json!(model))));
-                fields.extend(self.max_output.map(|max| (output_limit, json!(max))));
-                fields.extend(
-                    self.reasoning
-                        .map(|reasoning| ("reasoning_effort", json!(reasoning.effort()))),
-                );
-                if self.stream {
-                    fields.push(("stream", json!(true)));
-                    // Usage comes in a stream only when asked for
-                    // (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options>),
-                    // from a server known to take the field.
-                    if provider
-                        .dialect()
-                        .is_some_and(|dialect| dialect.stream_usage)
-                    {
-                        fields.push(("stream_options", json!({"include_usage": true})));
-                    }
-                }
-                fields.extend(self.temperature.map(|value| ("temperature", json!(value))));
-                if self.stop.len() > OPENAI_STOPS {
-                    return Err(Self::not_taken(
-                        provider,
-                        "stop",
-                        "at most 4 stop sequences",
-                    ));
-                }
-                fields.extend(stops.map(|stops| ("stop", stops)));
-            }
-            Provider::OpenAiResponses => {
-                fields.extend(self.model.as_ref().map(|model| ("model", json!(model))));
-                fields.extend(self.max_output.map(|max| ("max_output_tokens", json!(max))));
-                if let Some(reasoning) = self.reasoning {
-                    // Stateless rounds carry the reasoning back only when it is returned
-                    // encrypted, which needs `store: false`
-                    // (<https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items>).
-                    fields.push(("reasoning", json!({"effort": reasoning.effort()})));
-                    fields.push(("include", json!(["reasoning.encrypted_content"])));
-                    fields.push(("store", json!(false)));
-                }
-                if self.stream {
-                    fields.push(("stream", json!(true)));
-                }
-                fields.extend(self.temperature.map(|value| ("temperature", json!(value))));
-                if !self.stop.is_empty() {
-                    return Err(Self::not_taken(provider, "stop", "no stop sequences"));
-                }
-            }
-            Provider::Anthropic => {
-                fields.extend(self.model.as_ref().map(|model| ("model", json!(model))));
-                fields.extend(self.max_output.map(|max| ("max_tokens", json!(max))));
-                if let Some(reasoning) = self.reasoning {
-                    let budget = self.thinking_checks(provider, reasoning)?;
-                    fields.push((
-                        "thinking",
-                        json!({"type": "enabled", "budget_tokens": budget}),
-                    ));
-                }
-                if self.stream {
-                    fields.push(("stream", json!(true)));
-                }
-                fields.extend(self.temperature.map(|value| ("temperature", json!(value))));
-                fields.extend(stops.map(|stops| ("stop_sequences", stops)));
-            }
-            Provider::Gemini => {
-                // The model and streaming are in the path (`Provider::request`).
-                let mut config = Map::new();
-                if let Some(max) = self.max_output {
-                    config.insert("maxOutputTokens".to_owned(), json!(max));
-                }
-                if let Some(value) = self.temperature {
-                    config.insert("temperature".to_owned(), json!(value));
-                }
-                if let Some(stops) = stops {
-                    config.insert("stopSequences".to_owned(), stops);
-                }
-                if let Some(reasoning) = self.reasoning {
-                    // <https://ai.google.dev/gemini-api/docs/thinking#set-budget>
-                    config.insert(
-                        "thinkingConfig".to_owned(),
-                        json!({"thinkingBudget": reasoning.budget_tokens()}),
-                    );
-                }
-                if !config.is_empty() {
-                    fields.push(("generationConfig", Value::Object(config)));
-                }
-            }
-            Provider::Bedrock => {
-                // The model and streaming are in the path (`Provider::request`).
-                let mut config = Map::new();
-                if let Some(max) = self.max_output {
-                    config.insert("maxTokens".to_owned(), json!(max));
-                }
-                if let Some(value) = self.temperature {
-                    config.insert("temperature".to_owned(), json!(value));
-                }
-                if let Some(stops) = stops {
-                    config.insert("stopSequences".to_owned(), stops);
-                }
-                if !config.is_empty() {
-                    fields.push(("inferenceConfig", Value::Object(config)));
-                }
-                if let Some(reasoning) = self.reasoning {
-                    // Claude's rules, as Anthropic's own API has them.
-                    self.thinking_checks(provider, reasoning)?;
-                    // Claude's extended thinking through Converse
-                    // (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>).
-                    fields.push((
-                        "additionalModelRequestFields",
-                        json!({"thinking": {"type": "enabled", "budget_tokens": reasoning.budget_tokens()}}),
-                    ));
-                }
-            }
-        }
-        Ok(fields)
+    /// The stop sequences as one JSON array, when there are any.
+    pub(crate) fn stops(&self) -> Option<Value> {
+        (!self.stop.is_empty()).then(|| json!(self.stop))
     }
 
     /// The body's top-level fields: the parameters as the provider takes them, then the
@@ -274,7 +132,7 @@ impl Params {
     /// both; an object both write (Gemini's `generationConfig`, Bedrock's `inferenceConfig`)
     /// is merged, the same key in both being that error.
     pub(crate) fn merged(&self, provider: Provider, caller: &Fields) -> Result<Fields, BodyError> {
-        let written = self.provider_fields(provider)?;
+        let written = (provider.surface().params)(self, provider)?;
         if written.is_empty() {
             return Ok(caller.clone());
         }
@@ -292,23 +150,33 @@ impl Params {
         }
         let mut out: Fields = Vec::with_capacity(written.len() + caller.len());
         let mut caller: Vec<(String, Box<serde_json::value::RawValue>)> = caller.clone();
-        for (key, value) in written {
+        for Field {
+            key,
+            param,
+            value,
+            members,
+        } in written
+        {
             let value = match (caller.iter().position(|(known, _)| known == key), value) {
                 (Some(at), Value::Object(mut ours)) => {
                     let (_, theirs) = caller.remove(at);
                     let Ok(Value::Object(theirs)) = serde_json::from_str::<Value>(theirs.get())
                     else {
-                        return Err(conflict(param_of(&ours), key.to_owned()));
+                        return Err(conflict(param, key.to_owned()));
                     };
                     for (inner, value) in theirs {
                         if ours.contains_key(&inner) {
-                            return Err(conflict(inner_param(&inner), format!("{key}.{inner}")));
+                            let param = members
+                                .iter()
+                                .find(|(member, _)| *member == inner)
+                                .map_or(param, |&(_, param)| param);
+                            return Err(conflict(param, format!("{key}.{inner}")));
                         }
                         ours.insert(inner, value);
                     }
                     Value::Object(ours)
                 }
-                (Some(_), _) => return Err(conflict(key_param(key), key.to_owned())),
+                (Some(_), _) => return Err(conflict(param, key.to_owned())),
                 (None, value) => value,
             };
             let raw = serde_json::value::to_raw_value(&value)
@@ -320,34 +188,53 @@ impl Params {
     }
 }
 
-/// The parameter an object of the provider's configuration carries first, for an error.
-fn param_of(config: &Map<String, Value>) -> &'static str {
-    config
-        .keys()
-        .next()
-        .map_or("reasoning", |key| inner_param(key))
+/// A top-level field a provider writes for the neutral parameters: its key, its value, and
+/// the parameter that wrote it, so that a caller's field in its place is an error naming
+/// both. An object the caller may add keys to (Gemini's `generationConfig`, say) names the
+/// parameter of each of its members.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Field {
+    key: &'static str,
+    /// The parameter named when the caller's field of the same key is not an object to
+    /// merge: for an object, the parameter of its first member in key order.
+    param: &'static str,
+    value: Value,
+    /// For an object, each member's key and the parameter that wrote it.
+    members: Vec<(&'static str, &'static str)>,
 }
 
-/// The parameter a key inside a provider's configuration object is written for.
-fn inner_param(key: &str) -> &'static str {
-    match key {
-        "maxOutputTokens" | "maxTokens" => "max_output",
-        "temperature" => "temperature",
-        "stopSequences" => "stop",
-        "include_usage" => "stream",
-        _ => "reasoning",
+impl Field {
+    /// A field one parameter writes whole.
+    pub(crate) fn new(key: &'static str, param: &'static str, value: Value) -> Self {
+        Field {
+            key,
+            param,
+            value,
+            members: Vec::new(),
+        }
     }
-}
 
-/// The parameter a top-level field is written for, for an error.
-fn key_param(key: &str) -> &'static str {
-    match key {
-        // Responses keeps its reasoning for the round with these.
-        "include" | "store" | "additionalModelRequestFields" => "reasoning",
-        "stream" | "stream_options" => "stream",
-        key => SAME_AS
+    /// An object several parameters write a member of (each member: its key, the parameter,
+    /// the value); `None` when no parameter wrote one.
+    pub(crate) fn object(
+        key: &'static str,
+        members: Vec<(&'static str, &'static str, Value)>,
+    ) -> Option<Self> {
+        let param = members
             .iter()
-            .find(|(_, _, names)| names.contains(&key))
-            .map_or("stream", |(param, _, _)| param),
+            .min_by_key(|(member, _, _)| *member)
+            .map(|&(_, param, _)| param)?;
+        let mut object = Map::new();
+        let mut named = Vec::with_capacity(members.len());
+        for (member, param, value) in members {
+            object.insert(member.to_owned(), value);
+            named.push((member, param));
+        }
+        Some(Field {
+            key,
+            param,
+            value: Value::Object(object),
+            members: named,
+        })
     }
 }

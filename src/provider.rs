@@ -98,6 +98,22 @@ impl fmt::Display for Provider {
     }
 }
 
+/// The OpenAI Chat surface under a compatible server's dialect: a named one
+/// ([`Dialect::NAMED`]) or a runtime's own.
+///
+/// ```
+/// use transcript_replay::{Dialect, Provider};
+///
+/// static LOCAL: Dialect = Dialect { id: "local", name: "Local", ..Dialect::VLLM };
+/// assert_eq!(Provider::from(&LOCAL).id(), "local");
+/// assert_eq!(Provider::from(&Dialect::MISTRAL), "mistral".parse().unwrap());
+/// ```
+impl From<&'static Dialect> for Provider {
+    fn from(dialect: &'static Dialect) -> Self {
+        Provider::Compatible(dialect)
+    }
+}
+
 /// A name that is no provider's [`id`](Provider::id) and no named dialect's.
 ///
 /// ```

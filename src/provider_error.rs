@@ -252,7 +252,7 @@ impl ProviderError {
     ///
     /// ```
     /// let error = transcript_replay::gemini::read_error(503, "<html>Service Unavailable</html>");
-    /// assert_eq!(error.provider(), transcript_replay::Provider::Gemini);
+    /// assert_eq!(error.provider().id(), "gemini");
     /// ```
     pub fn provider(&self) -> Provider {
         self.provider

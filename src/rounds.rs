@@ -12,6 +12,7 @@ use crate::file::{File, ToolFile};
 use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 use crate::reply::{Reply, MADE_ID_PREFIX};
+use crate::rules::CacheCounting;
 use crate::wire::{Image, Piece, Text};
 
 /// What the caller's tool returned for one call: the call's id, its output text, whether it
@@ -359,27 +360,15 @@ pub(crate) fn stored(
 }
 
 /// The context a request used, from the usage its reply gave: its input tokens with the cache
-/// reads and writes included, whichever way the provider counts them.
-///
-/// - Anthropic counts `input_tokens` apart from `cache_creation_input_tokens` and
-///   `cache_read_input_tokens` ("the total input tokens is the sum of the three",
-///   <https://docs.claude.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance>).
-/// - Bedrock likewise reports `inputTokens` apart from `cacheReadInputTokens` and
-///   `cacheWriteInputTokens` (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html>;
-///   a runtime that read `inputTokens` as the inclusive total undercounted:
-///   <https://github.com/anomalyco/opencode/pull/38427>).
-/// - OpenAI (Chat `prompt_tokens`, Responses `input_tokens`) and Gemini (`promptTokenCount`)
-///   count cached tokens inside the input; they report no cache writes.
+/// reads and writes included, whichever way the provider counts them (each provider's
+/// [`CacheCounting`], with its sources, in its folder).
 pub(crate) fn context_tokens(provider: Provider, usage: &TokenUsage) -> u64 {
     let cache = usage
         .cache_read_input_tokens
         .saturating_add(usage.cache_creation_input_tokens);
-    match provider {
-        Provider::Anthropic | Provider::Bedrock => usage.input_tokens.saturating_add(cache),
-        Provider::OpenAi
-        | Provider::Compatible(_)
-        | Provider::OpenAiResponses
-        | Provider::Gemini => usage
+    match provider.surface().cache_counting {
+        CacheCounting::Apart => usage.input_tokens.saturating_add(cache),
+        CacheCounting::ReadsIncluded => usage
             .input_tokens
             .saturating_add(usage.cache_creation_input_tokens),
     }

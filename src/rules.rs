@@ -258,3 +258,13 @@ impl NameRule {
                 .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
     }
 }
+
+/// How a provider's usage counts the tokens of its cache against the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CacheCounting {
+    /// The input tokens leave out the cache reads and writes, reported apart: the context is
+    /// the sum of the three.
+    Apart,
+    /// The input tokens include the cache reads; writes, if reported, are apart.
+    ReadsIncluded,
+}

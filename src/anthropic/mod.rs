@@ -81,6 +81,7 @@
 //! `conformance/tests/round_schemas.rs`.
 
 mod error;
+mod params;
 mod reply;
 mod request;
 mod round;
@@ -93,11 +94,17 @@ pub use self::request::{Body, Message, Request, Role};
 pub use self::stream::stream;
 
 use crate::body::{BodyError, Turn};
+use crate::cost::CLAUDE;
 use crate::provider::Provider;
 use crate::render;
+use crate::request::Auth;
+use crate::rules::CacheCounting;
 use crate::rules::NameRule;
 use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
+
+pub(crate) use self::params::thinking_checks;
 
 use self::request::messages_of;
 
@@ -313,3 +320,33 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
+
+/// The version of the Messages API the crate writes bodies for
+/// (<https://docs.anthropic.com/en/api/versioning>).
+const VERSION: &str = "2023-06-01";
+
+/// The Messages API as one value.
+///
+/// Sources: <https://docs.anthropic.com/en/api/getting-started> (`x-api-key`, `content-type`)
+/// and <https://docs.anthropic.com/en/api/versioning> (`anthropic-version`). Usage counts
+/// `input_tokens` apart from `cache_creation_input_tokens` and `cache_read_input_tokens`
+/// ("the total input tokens is the sum of the three",
+/// <https://docs.claude.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance>).
+pub(crate) static SURFACE: Surface = Surface {
+    limits: LIMITS,
+    request: RequestShape {
+        path: |_provider, _model, _stream| "/v1/messages".to_owned(),
+        auth: Auth::XApiKey,
+        headers: &[("anthropic-version", VERSION)],
+        stream_type: "text/event-stream",
+    },
+    params: params::fields,
+    cache_counting: CacheCounting::Apart,
+    image_rule: &CLAUDE,
+    read_reply: |body, _provider| read_reply(body),
+    stream: |_provider| stream(),
+    read_error: |_provider, status, body| read_error(status, body),
+    read_error_with_headers: |_provider, status, headers, body| {
+        read_error(status, body).with_headers(headers)
+    },
+};

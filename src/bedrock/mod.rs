@@ -91,6 +91,7 @@
 //! any chunking. Checked by `conformance/tests/not_kept.rs`.
 
 mod error;
+mod params;
 mod reply;
 mod request;
 mod round;
@@ -104,10 +105,14 @@ pub use self::request::{Body, Message, Request, Role};
 pub use self::stream::stream;
 
 use crate::body::{BodyError, Turn};
+use crate::cost::CLAUDE;
 use crate::provider::Provider;
 use crate::render;
+use crate::request::Auth;
+use crate::rules::CacheCounting;
 use crate::rules::NameRule;
 use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -397,3 +402,46 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
+
+/// Converse as one value.
+///
+/// Sources: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>
+/// and <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>;
+/// SigV4's encoding of the path, <https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html>.
+/// The model id goes in the path as one percent-encoded segment: a literal `/` would split an
+/// ARN across segments, and Bedrock then answers `UnknownOperationException` or "The provided
+/// model identifier is invalid" (<https://github.com/vercel/ai/issues/17523>,
+/// <https://github.com/stenolabs/stenoai/pull/361>, <https://github.com/crmne/ruby_llm/pull/803>).
+/// Bedrock also takes an API key as a bearer token
+/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html>); the request names
+/// SigV4, which every Bedrock caller can sign with.
+///
+/// Usage reports `inputTokens` apart from `cacheReadInputTokens` and `cacheWriteInputTokens`
+/// (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html>; a
+/// runtime that read `inputTokens` as the inclusive total undercounted:
+/// <https://github.com/anomalyco/opencode/pull/38427>). An image is priced as Claude's.
+pub(crate) static SURFACE: Surface = Surface {
+    limits: LIMITS,
+    request: RequestShape {
+        path: |_provider, model, stream| {
+            let operation = if stream {
+                "converse-stream"
+            } else {
+                "converse"
+            };
+            format!("/model/{}/{operation}", path_segment(model))
+        },
+        auth: Auth::Sigv4,
+        headers: &[],
+        stream_type: "application/vnd.amazon.eventstream",
+    },
+    params: params::fields,
+    cache_counting: CacheCounting::Apart,
+    image_rule: &CLAUDE,
+    read_reply: |body, _provider| read_reply(body),
+    stream: |_provider| stream(),
+    read_error: |_provider, status, body| read_error(status, body),
+    read_error_with_headers: |_provider, status, headers, body| {
+        read_error_with_headers(status, headers, body)
+    },
+};

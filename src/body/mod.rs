@@ -205,12 +205,12 @@ impl<'a> Turn<'a> {
     ///     .reasoning(Reasoning::Budget(2048))
     ///     .stream(true)
     ///     .stop(&["END"]);
-    /// let body = serde_json::to_string(&Provider::Anthropic.body(&turn)?).unwrap();
+    /// let body = serde_json::to_string(&transcript_replay::anthropic::body(&turn)?).unwrap();
     /// assert!(body.starts_with(concat!(
     ///     r#"{"model":"claude-sonnet-4-5","max_tokens":4096,"#,
     ///     r#""thinking":{"budget_tokens":2048,"type":"enabled"},"stream":true,"stop_sequences":["END"],"#,
     /// )));
-    /// let openai = serde_json::to_string(&Provider::OpenAi.body(&turn)?).unwrap();
+    /// let openai = serde_json::to_string(&transcript_replay::openai::body(&turn)?).unwrap();
     /// assert!(openai.starts_with(concat!(
     ///     r#"{"model":"claude-sonnet-4-5","max_completion_tokens":4096,"reasoning_effort":"low","#,
     ///     r#""stream":true,"stream_options":{"include_usage":true},"stop":["END"],"#,
@@ -233,7 +233,7 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).without_preamble().max_output(100);
-    /// let body = serde_json::to_value(Provider::Gemini.body(&turn)?).unwrap();
+    /// let body = serde_json::to_value(transcript_replay::gemini::body(&turn)?).unwrap();
     /// assert_eq!(body["generationConfig"]["maxOutputTokens"], 100);
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
@@ -256,7 +256,7 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).without_preamble().reasoning(Reasoning::High);
-    /// let body = serde_json::to_value(Provider::OpenAiResponses.body(&turn)?).unwrap();
+    /// let body = serde_json::to_value(transcript_replay::openai_responses::body(&turn)?).unwrap();
     /// assert_eq!(body["reasoning"]["effort"], "high");
     /// assert_eq!(body["include"][0], "reasoning.encrypted_content");
     /// assert_eq!(body["store"], false);
@@ -277,9 +277,9 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).without_preamble().model("gemini-2.5-flash").stream(true);
-    /// assert_eq!(serde_json::to_string(&Provider::Gemini.body(&turn)?).unwrap(),
+    /// assert_eq!(serde_json::to_string(&transcript_replay::gemini::body(&turn)?).unwrap(),
     ///     r#"{"contents":[{"role":"user","parts":[{"text":"Hi"}]}]}"#);
-    /// assert!(Provider::Gemini.request(&turn).path.ends_with(":streamGenerateContent?alt=sse"));
+    /// assert!("gemini".parse::<Provider>().unwrap().request(&turn).path.ends_with(":streamGenerateContent?alt=sse"));
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
     #[must_use]
@@ -296,7 +296,7 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).without_preamble().temperature(0.2);
-    /// let body = serde_json::to_value(Provider::Bedrock.body(&turn)?).unwrap();
+    /// let body = serde_json::to_value(transcript_replay::bedrock::body(&turn)?).unwrap();
     /// assert_eq!(body["inferenceConfig"]["temperature"], 0.2);
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
@@ -317,7 +317,7 @@ impl<'a> Turn<'a> {
     /// let history = [StoredMessage::user("Hi")];
     /// let turn = Turn::new(&history).stop(&["END"]);
     /// assert_eq!(
-    ///     Provider::OpenAiResponses.body(&turn).unwrap_err().to_string(),
+    ///     transcript_replay::openai_responses::body(&turn).unwrap_err().to_string(),
     ///     "OpenAI takes no stop sequences: the turn's stop cannot be written",
     /// );
     /// ```
@@ -656,7 +656,7 @@ impl<'a> Turn<'a> {
     ///
     /// let history = [StoredMessage::user("Is a.rs empty?")];
     /// let tools = [Tool::new("read", "Reads a file.", r#"{"type":"object"}"#).unwrap()];
-    /// let provider = Provider::Anthropic;
+    /// let provider: Provider = "anthropic".parse().unwrap();
     /// let mut turn = Turn::new(&history).tools(&tools);
     /// let replies = [
     ///     r#"{"content": [{"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}}], "stop_reason": "tool_use"}"#,

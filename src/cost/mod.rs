@@ -18,7 +18,9 @@ use crate::signature;
 use crate::wire::{Image, Part, Text};
 
 pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS};
+pub(crate) use self::image_tokens::{CLAUDE, GEMINI_2, GPT_4O};
 use self::measure::measure;
+pub(crate) use self::model_family::family_of;
 pub use self::model_family::{ModelFamily, MODEL_FAMILIES};
 pub use self::withheld::Withheld;
 

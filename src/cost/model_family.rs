@@ -7,7 +7,6 @@ use super::image_tokens::{
     GPT_4O, GPT_4O_MINI, GPT_4_1, GPT_4_1_MINI, GPT_4_1_NANO, GPT_4_5, GPT_5, GPT_5_MINI,
     GPT_5_NANO, O1, O3, O4_MINI, OPENAI,
 };
-use crate::provider::Provider;
 
 /// One row of [`MODEL_FAMILIES`]: the models whose name begins with `prefix` price images by
 /// `rule`, as `source` publishes.
@@ -82,8 +81,9 @@ const fn row(
 /// ```
 /// use transcript_replay::{Provider, MODEL_FAMILIES};
 ///
+/// let openai: Provider = "openai".parse().unwrap();
 /// for row in MODEL_FAMILIES {
-///     assert_eq!(Provider::OpenAi.image_tokens_for(row.prefix), row.rule);
+///     assert_eq!(openai.image_tokens_for(row.prefix), row.rule);
 /// }
 /// ```
 pub const MODEL_FAMILIES: &[ModelFamily] = &[
@@ -110,7 +110,7 @@ pub const MODEL_FAMILIES: &[ModelFamily] = &[
 
 /// The row of [`MODEL_FAMILIES`] a model's name picks, if any (the longest prefix that
 /// matches at the start of the name or after a `/` or `.`).
-fn family_of(model: &str) -> Option<&'static ModelFamily> {
+pub(crate) fn family_of(model: &str) -> Option<&'static ModelFamily> {
     let name = model.to_ascii_lowercase();
     let starts = std::iter::once(name.as_str()).chain(
         name.match_indices(['/', '.'])
@@ -130,41 +130,4 @@ fn family_of(model: &str) -> Option<&'static ModelFamily> {
         }
     }
     best
-}
-
-impl Provider {
-    /// The image rule of a model's family, from the model's name by [`MODEL_FAMILIES`]; for a
-    /// name the table does not know, the provider's default: `claude` for Anthropic and
-    /// Bedrock, `gemini-2` for Gemini, `gpt-4o` for OpenAI, Responses and compatible servers
-    /// (the example program's defaults for `--family`). The same rule prices files
-    /// ([`file_tokens`](crate::file_tokens): a PDF's pages by the Gemini families' figures).
-    ///
-    /// Give it the name as the request carries it (Bedrock's inference-profile ids and ARNs,
-    /// OpenRouter's `vendor/model` included).
-    ///
-    /// ```
-    /// use transcript_replay::{Priced, Provider, StoredMessage, Turn};
-    ///
-    /// assert_eq!(Provider::OpenAi.image_tokens_for("gpt-4.1-mini-2025-04-14").family, "gpt-4.1-mini");
-    /// assert_eq!(Provider::Bedrock.image_tokens_for("us.anthropic.claude-sonnet-4-5-20250929-v1:0").family, "claude");
-    /// assert_eq!(Provider::Gemini.image_tokens_for("gemini-3-pro-preview").family, "gemini-3");
-    /// // Not in the table: the provider's default.
-    /// assert_eq!(Provider::Bedrock.image_tokens_for("amazon.nova-pro-v1:0").family, "claude");
-    ///
-    /// let history = [StoredMessage::user("Is a.rs empty?")];
-    /// let estimate = Provider::Gemini.body(&Turn::new(&history))?
-    ///     .estimate(Provider::Gemini.image_tokens_for("gemini-2.5-flash"));
-    /// assert_eq!(estimate.image_tokens, 0);
-    /// # Ok::<(), transcript_replay::BodyError>(())
-    /// ```
-    pub fn image_tokens_for(self, model: &str) -> &'static ImageTokens {
-        match family_of(model) {
-            Some(family) => family.rule,
-            None => match self {
-                Provider::Anthropic | Provider::Bedrock => &CLAUDE,
-                Provider::Gemini => &GEMINI_2,
-                Provider::OpenAi | Provider::OpenAiResponses | Provider::Compatible(_) => &GPT_4O,
-            },
-        }
-    }
 }

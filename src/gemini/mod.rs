@@ -79,6 +79,7 @@
 //! `conformance/tests/round_schemas.rs`.
 
 mod error;
+mod params;
 mod reply;
 mod request;
 mod round;
@@ -91,10 +92,14 @@ pub use self::request::{Body, Content, Request, Role};
 pub use self::stream::stream;
 
 use crate::body::{BodyError, Turn};
+use crate::cost::GEMINI_2;
 use crate::provider::Provider;
 use crate::render;
+use crate::request::Auth;
+use crate::rules::CacheCounting;
 use crate::rules::NameRule;
 use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 
 use self::request::contents_of;
@@ -314,3 +319,37 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
+
+/// generateContent as one value.
+///
+/// Sources: <https://ai.google.dev/api> (`x-goog-api-key`) and
+/// <https://ai.google.dev/api/generate-content> (`:streamGenerateContent?alt=sse`). The model
+/// goes in the path, one percent-encoded segment; a name with its resource prefix
+/// (`models/gemini-2.5-pro`) loses the prefix. Usage: `promptTokenCount` counts the cached
+/// tokens inside the input, and no cache writes are reported.
+pub(crate) static SURFACE: Surface = Surface {
+    limits: LIMITS,
+    request: RequestShape {
+        path: |_provider, model, stream| {
+            let name = model.strip_prefix("models/").unwrap_or(model);
+            let method = if stream {
+                "streamGenerateContent?alt=sse"
+            } else {
+                "generateContent"
+            };
+            format!("/v1beta/models/{}:{method}", path_segment(name))
+        },
+        auth: Auth::XGoogApiKey,
+        headers: &[],
+        stream_type: "text/event-stream",
+    },
+    params: params::fields,
+    cache_counting: CacheCounting::ReadsIncluded,
+    image_rule: &GEMINI_2,
+    read_reply: |body, _provider| read_reply(body),
+    stream: |_provider| stream(),
+    read_error: |_provider, status, body| read_error(status, body),
+    read_error_with_headers: |_provider, status, headers, body| {
+        read_error(status, body).with_headers(headers)
+    },
+};

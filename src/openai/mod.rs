@@ -82,6 +82,7 @@
 mod content;
 mod dialect;
 mod error;
+mod params;
 mod reply;
 mod request;
 mod round;
@@ -98,10 +99,14 @@ pub(crate) use self::stream::stream_of;
 pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 
 use crate::body::{BodyError, Turn};
+use crate::cost::GPT_4O;
 use crate::provider::Provider;
 use crate::render;
+use crate::request::Auth;
+use crate::rules::CacheCounting;
 use crate::rules::NameRule;
 use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -370,3 +375,41 @@ pub(crate) fn rules_of(provider: Provider, dialect: &'static Dialect) -> Rules {
         ..RULES
     }
 }
+
+/// OpenAI Chat, and every compatible server under its dialect, as one value.
+///
+/// Sources: the API reference, <https://platform.openai.com/docs/api-reference/chat/create>
+/// (a bearer key). Each compatible server documents a base URL that ends before `/v1` (Groq
+/// `https://api.groq.com/openai`, OpenRouter `https://openrouter.ai/api`, Fireworks
+/// `https://api.fireworks.ai/inference`, local servers `http://localhost:PORT`); a dialect's
+/// [`chat_path`](crate::Dialect::chat_path) is the path: Gemini's OpenAI endpoint
+/// `/v1beta/openai/chat/completions` (<https://ai.google.dev/gemini-api/docs/openai>),
+/// Perplexity `/chat/completions`. Not followed: Azure OpenAI takes its key in an `api-key`
+/// header (a bearer token is Microsoft Entra ID's), and a classic deployment's path names
+/// the deployment and an `api-version`.
+///
+/// Usage: `prompt_tokens` counts the cached tokens inside the input, and no cache writes are
+/// reported.
+pub(crate) static SURFACE: Surface = Surface {
+    limits: LIMITS,
+    request: RequestShape {
+        path: |provider, _model, _stream| {
+            provider
+                .dialect()
+                .map_or("/v1/chat/completions", |dialect| dialect.chat_path)
+                .to_owned()
+        },
+        auth: Auth::Bearer,
+        headers: &[],
+        stream_type: "text/event-stream",
+    },
+    params: params::fields,
+    cache_counting: CacheCounting::ReadsIncluded,
+    image_rule: &GPT_4O,
+    read_reply: |body, provider| read_reply_of(body, provider),
+    stream: stream_of,
+    read_error: |provider, status, body| read_any_error(provider, Some(status), body),
+    read_error_with_headers: |provider, status, headers, body| {
+        read_any_error(provider, Some(status), body).with_headers(headers)
+    },
+};

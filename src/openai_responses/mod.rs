@@ -60,6 +60,7 @@
 //! `conformance/tests/round_schemas.rs` (each item against its own pinned schema).
 
 mod error;
+mod params;
 mod reply;
 mod request;
 mod round;
@@ -72,11 +73,15 @@ pub use self::request::{Body, Message, Request};
 pub use self::stream::stream;
 
 use crate::body::{BodyError, Turn};
+use crate::cost::GPT_4O;
 use crate::openai;
 use crate::provider::Provider;
 use crate::render;
+use crate::request::Auth;
+use crate::rules::CacheCounting;
 use crate::rules::NameRule;
 use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
 use self::request::messages_of;
@@ -231,3 +236,27 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
+
+/// The Responses API as one value.
+///
+/// Sources: the API reference, <https://platform.openai.com/docs/api-reference/responses/create>
+/// (a bearer key). Usage: `input_tokens` counts the cached tokens inside the input, and no
+/// cache writes are reported.
+pub(crate) static SURFACE: Surface = Surface {
+    limits: LIMITS,
+    request: RequestShape {
+        path: |_provider, _model, _stream| "/v1/responses".to_owned(),
+        auth: Auth::Bearer,
+        headers: &[],
+        stream_type: "text/event-stream",
+    },
+    params: params::fields,
+    cache_counting: CacheCounting::ReadsIncluded,
+    image_rule: &GPT_4O,
+    read_reply: |body, _provider| read_reply(body),
+    stream: |_provider| stream(),
+    read_error: |_provider, status, body| read_error(status, body),
+    read_error_with_headers: |_provider, status, headers, body| {
+        read_error(status, body).with_headers(headers)
+    },
+};

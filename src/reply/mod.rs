@@ -318,7 +318,7 @@ impl Reply {
     /// use transcript_replay::{gemini, Provider};
     ///
     /// let reply = gemini::read_reply(r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": "STOP"}]}"#)?;
-    /// assert_eq!(reply.provider(), Provider::Gemini);
+    /// assert_eq!(reply.provider().id(), "gemini");
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
     pub fn provider(&self) -> Provider {

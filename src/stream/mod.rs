@@ -342,7 +342,7 @@ impl StreamReader {
     /// The provider whose stream this is.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::bedrock::stream().provider(), transcript_replay::Provider::Bedrock);
+    /// assert_eq!(transcript_replay::bedrock::stream().provider().id(), "bedrock");
     /// ```
     pub fn provider(&self) -> Provider {
         self.provider

@@ -1,0 +1,76 @@
+//! The neutral parameters as the Messages API's top-level fields, and Claude's thinking rules
+//! (which Bedrock's Claude follows too).
+
+use serde_json::json;
+
+use crate::body::BodyError;
+use crate::params::{Field, Params, Reasoning};
+use crate::provider::Provider;
+
+/// The parameters as the Messages API's fields: `model`, `max_tokens`, `thinking` with its
+/// budget, `stream`, `temperature` and `stop_sequences`.
+pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
+    let mut fields = Vec::new();
+    fields.extend(
+        params
+            .model
+            .as_ref()
+            .map(|model| Field::new("model", "model", json!(model))),
+    );
+    fields.extend(
+        params
+            .max_output
+            .map(|max| Field::new("max_tokens", "max_output", json!(max))),
+    );
+    if let Some(reasoning) = params.reasoning {
+        let budget = thinking_checks(params, provider, reasoning)?;
+        fields.extend(Field::object(
+            "thinking",
+            vec![
+                ("type", "reasoning", json!("enabled")),
+                ("budget_tokens", "reasoning", json!(budget)),
+            ],
+        ));
+    }
+    if params.stream {
+        fields.push(Field::new("stream", "stream", json!(true)));
+    }
+    fields.extend(
+        params
+            .temperature
+            .map(|value| Field::new("temperature", "temperature", json!(value))),
+    );
+    fields.extend(
+        params
+            .stops()
+            .map(|stops| Field::new("stop_sequences", "stop", stops)),
+    );
+    Ok(fields)
+}
+
+/// Claude's thinking rules (Anthropic's API, and Claude through Bedrock): "budget_tokens
+/// must be less than max_tokens", at least 1,024
+/// (<https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking>), and
+/// "Thinking isn't compatible with temperature or top_k modifications". The budget.
+pub(crate) fn thinking_checks(
+    params: &Params,
+    provider: Provider,
+    reasoning: Reasoning,
+) -> Result<u32, BodyError> {
+    let budget = reasoning.budget_tokens();
+    if budget < 1_024 || params.max_output.is_some_and(|max| budget >= max) {
+        return Err(Params::not_taken(
+            provider,
+            "reasoning",
+            "a thinking budget of at least 1024 tokens and less than max_tokens",
+        ));
+    }
+    if params.temperature.is_some() {
+        return Err(Params::not_taken(
+            provider,
+            "temperature",
+            "no temperature with thinking",
+        ));
+    }
+    Ok(budget)
+}

@@ -1,0 +1,42 @@
+//! The neutral parameters as Converse's `inferenceConfig` and, for Claude's thinking,
+//! `additionalModelRequestFields`.
+
+use serde_json::json;
+
+use crate::anthropic::thinking_checks;
+use crate::body::BodyError;
+use crate::params::{Field, Params};
+use crate::provider::Provider;
+
+/// The parameters as Converse's fields: `inferenceConfig` (`maxTokens`, `temperature`,
+/// `stopSequences`), then Claude's extended thinking through Converse as
+/// `additionalModelRequestFields.thinking`
+/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>),
+/// under Claude's own rules. The model and streaming are in the path (the request).
+pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
+    let mut config = Vec::new();
+    if let Some(max) = params.max_output {
+        config.push(("maxTokens", "max_output", json!(max)));
+    }
+    if let Some(value) = params.temperature {
+        config.push(("temperature", "temperature", json!(value)));
+    }
+    if let Some(stops) = params.stops() {
+        config.push(("stopSequences", "stop", stops));
+    }
+    let mut fields: Vec<Field> = Field::object("inferenceConfig", config)
+        .into_iter()
+        .collect();
+    if let Some(reasoning) = params.reasoning {
+        thinking_checks(params, provider, reasoning)?;
+        fields.extend(Field::object(
+            "additionalModelRequestFields",
+            vec![(
+                "thinking",
+                "reasoning",
+                json!({"type": "enabled", "budget_tokens": reasoning.budget_tokens()}),
+            )],
+        ));
+    }
+    Ok(fields)
+}

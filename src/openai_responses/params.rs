@@ -1,0 +1,53 @@
+//! The neutral parameters as the Responses API's top-level fields.
+
+use serde_json::json;
+
+use crate::body::BodyError;
+use crate::params::{Field, Params};
+use crate::provider::Provider;
+
+/// The parameters as Responses' fields: `model`, `max_output_tokens`, `reasoning.effort`,
+/// `stream` and `temperature`. The API takes no stop sequences: asking for them is an error.
+///
+/// Stateless rounds carry the reasoning back only when it is returned encrypted, which needs
+/// `include: ["reasoning.encrypted_content"]` and `store: false`
+/// (<https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items>), written
+/// with the effort.
+pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
+    let mut fields = Vec::new();
+    fields.extend(
+        params
+            .model
+            .as_ref()
+            .map(|model| Field::new("model", "model", json!(model))),
+    );
+    fields.extend(
+        params
+            .max_output
+            .map(|max| Field::new("max_output_tokens", "max_output", json!(max))),
+    );
+    if let Some(reasoning) = params.reasoning {
+        fields.extend(Field::object(
+            "reasoning",
+            vec![("effort", "reasoning", json!(reasoning.effort()))],
+        ));
+        fields.push(Field::new(
+            "include",
+            "reasoning",
+            json!(["reasoning.encrypted_content"]),
+        ));
+        fields.push(Field::new("store", "reasoning", json!(false)));
+    }
+    if params.stream {
+        fields.push(Field::new("stream", "stream", json!(true)));
+    }
+    fields.extend(
+        params
+            .temperature
+            .map(|value| Field::new("temperature", "temperature", json!(value))),
+    );
+    if !params.stop.is_empty() {
+        return Err(Params::not_taken(provider, "stop", "no stop sequences"));
+    }
+    Ok(fields)
+}
