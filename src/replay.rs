@@ -14,7 +14,7 @@
 //! | block | piece |
 //! |---|---|
 //! | `text` | the text itself (an empty text contributes nothing) |
-//! | `tool_use` | `Tool use: {name}({input})`; an input stored as a JSON value without the white space between its tokens ([`CompactJson`](crate::CompactJson)), a string input exactly as stored |
+//! | `tool_use` | `Tool use: {name}({input})`; an input stored as a JSON value without the white space between its tokens ([`CompactJson`]), a string input exactly as stored |
 //! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}` |
 //! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}` |
 //! | `reasoning` | `[Reasoning]: {reasoning}` |
@@ -25,7 +25,7 @@
 //! | `source` | `[Source: {title} <{url}>]`, or `[Source: <{url}>]` / `[Source: {title}]` when one is missing |
 //!
 //! 4. **The pieces are joined** into text parts by the join rule of
-//!    [`WireMessage`](crate::WireMessage), and a message that yields nothing is
+//!    [`WireMessage`], and a message that yields nothing is
 //!    `[Empty message]`.
 //! 5. **Pure and byte-stable**: no I/O, no global state, no clock, no panic on any input; the
 //!    same record and flag give the same bytes, every run.
@@ -38,7 +38,7 @@
 //! only at the end, zero trailing bits). Otherwise, or with [`Vision::Blind`], the image becomes
 //! a marker with the first reason that applies: `this model cannot view images`, `its media
 //! type is not an image type`, `its stored data is not valid base64`
-//! ([`Reason`](crate::Reason)). The image data never appears in any text. For a record without
+//! ([`Reason`]). The image data never appears in any text. For a record without
 //! images and files, the two settings give identical output. A provider's renderer adds its own
 //! reasons, each naming the provider.
 //!
