@@ -1,6 +1,23 @@
 //! The markers the crate writes where an image is not shown: why, said plainly, so that a
 //! model told it did not look can say so; and the one way a stored media type is shown in
 //! them.
+//!
+//! A marker is a line of the crate's own making, so stored data cannot forge one: in the media
+//! type a marker shows, `[`, `]`, `(`, `)`, `\`, control characters, line breaks and non-ASCII
+//! characters are written as `\u{…}` escapes, and a media type longer than 64 characters is
+//! cut short with `...`.
+//!
+//! Every reason is the crate's exact wording: replay's own (`this model cannot view images`,
+//! `its media type is not an image type`, `its stored data is not valid base64`), and a
+//! provider's, each naming the provider. A marker states a limit only when that limit is why
+//! the image was withheld. Why: `docs/design.md#markers` in the repository.
+//!
+//! # Guarantees
+//!
+//! - **The exact prose and markers**, byte for byte (`tests/replay_golden.rs`,
+//!   `tests/render_golden.rs`).
+//! - **No forged markers**: media types that try to forge a marker are escaped
+//!   (`conformance/tests/adversarial.rs`).
 
 use std::fmt::{self, Write as _};
 

@@ -1,4 +1,31 @@
 //! The stored record: what an agent runtime writes to disk for one conversation.
+//!
+//! The record's JSON shape, and the errors of a record that cannot be read, are on
+//! [`parse_record`](crate::parse_record) and [`StoredMessage`]. Why the version rule and the
+//! unknown block type are as they are: `docs/design.md#record` in the repository.
+//!
+//! # Guarantees
+//!
+//! Each a property a test checks (`tests/` in the crate, `conformance/tests/` in the
+//! repository's conformance suite):
+//!
+//! - **No panic.** [`parse_record`](crate::parse_record) returns a value or an
+//!   [`Error`](crate::Error) for any text, including arbitrary strings and records damaged at
+//!   any byte (`conformance/tests/replay_invariants.rs`; the fuzz target, `fuzz/`).
+//! - **The store's formatting does not reach the model**: a tool input stored as a JSON value
+//!   replays the same bytes whether it was written compactly or pretty-printed, and reads
+//!   back as the same value (`conformance/tests/compact_input.rs`, `tests/lenient_reading.rs`).
+//! - **Lossless records**: a record written back, with serde or as a conversation file
+//!   ([`write_record`](crate::write_record)), reads back equal, and a tool input keeps the form
+//!   it was stored in (`conformance/tests/record_round_trip.rs`, `tests/conversation_file.rs`,
+//!   `tests/lenient_reading.rs`).
+//! - **Errors that say where and what**, lowercase and without a trailing period, for every
+//!   kind of bad record, including nesting 10,000 levels deep (`tests/parse_errors.rs`,
+//!   `conformance/tests/adversarial.rs`).
+//! - **Hostile records**: NUL and control characters in every string, media types that try to
+//!   forge a marker, lone surrogates, wrong types, a 100 MB tool output, a record of 1,000,000
+//!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
+//!   trailing bits (`conformance/tests/adversarial.rs`).
 
 use std::fmt;
 

@@ -1,4 +1,90 @@
 //! Replay: the one projection of a stored record into wire messages.
+//!
+//! Why it is this way: `docs/design.md#replay` in the repository.
+//!
+//! # The rules
+//!
+//! 1. **One wire message per stored message**, in the same order: never split, never merged,
+//!    never dropped.
+//! 2. **Roles**: `system` → `system`, `user` → `user`, and both `assistant` and `tool` →
+//!    `assistant` (a tool round is the assistant's own work). No wire message has a tool role
+//!    or a call id, by construction.
+//! 3. **One piece per block**, in block order:
+//!
+//! | block | piece |
+//! |---|---|
+//! | `text` | the text itself (an empty text contributes nothing) |
+//! | `tool_use` | `Tool use: {name}({input})`; an input stored as a JSON value without the white space between its tokens ([`CompactJson`]), a string input exactly as stored |
+//! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}` |
+//! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}` |
+//! | `reasoning` | `[Reasoning]: {reasoning}` |
+//! | `image`, shown | a native image part with the stored `media_type` and `data` |
+//! | `image`, not shown | `[Image ({media_type}) not shown: {reason}]` |
+//! | `file`, shown | a native file part with the stored `media_type`, `data` and `name` |
+//! | `file`, not shown | `[File ({media_type}) not shown: {reason}]`, or `[File {name} ({media_type}) not shown: {reason}]` |
+//! | `source` | `[Source: {title} <{url}>]`, or `[Source: <{url}>]` / `[Source: {title}]` when one is missing |
+//!
+//! 4. **The pieces are joined** into text parts by the join rule of
+//!    [`WireMessage`], and a message that yields nothing is
+//!    `[Empty message]`.
+//! 5. **Pure and byte-stable**: no I/O, no global state, no clock, no panic on any input; the
+//!    same record and flag give the same bytes, every run.
+//!
+//! # The vision flag
+//!
+//! [`Vision::Sees`] shows an image natively when its media type has the form
+//! `image/<subtype>` (matched without regard to case, the subtype an RFC 6838 name, no
+//! parameters) and its data is non-empty, canonical standard base64 (no white space, padding
+//! only at the end, zero trailing bits). Otherwise, or with [`Vision::Blind`], the image becomes
+//! a marker with the first reason that applies: `this model cannot view images`, `its media
+//! type is not an image type`, `its stored data is not valid base64`
+//! ([`Reason`]). The image data never appears in any text. For a record without
+//! images and files, the two settings give identical output. A provider's renderer adds its own
+//! reasons, each naming the provider.
+//!
+//! A `file` block (a PDF, text, CSV, Markdown, HTML, an office document, audio, video) is
+//! shown natively on the same terms, its media type of the form `type/subtype`, with the same
+//! reasons, `this model cannot view images` reading `this model cannot view files`. Each
+//! provider then writes it in its own native shape where its table takes that media type in
+//! that role (`openai::FILE_TYPES`, `openai_responses::FILE_TYPES`, `anthropic::FILE_TYPES`,
+//! `gemini::FILE_TYPES`, `bedrock::FILE_TYPES_AND_FORMATS`, each with its sources), within its
+//! per-file and per-request limits (the newest files kept), and otherwise the marker with a
+//! reason that names the provider: `[File notes.txt (text/plain) not shown: OpenAI does not
+//! accept text/plain]`. A tool's files ([`ToolOutput::with_file`](crate::ToolOutput::with_file))
+//! go in the result where the provider takes them there, else after the results, as its images
+//! do. A file is priced by what its own bytes say ([`file_tokens`](crate::file_tokens)).
+//! Checked byte for byte by `tests/file_golden.rs`, and against the pinned schemas with
+//! generated records that carry files (`conformance/tests/render_schemas.rs`,
+//! `conformance/tests/body_schemas.rs`).
+//!
+//! # The known risk: imitation
+//!
+//! Prose in a model's own past turns can be imitated: a model that sees its earlier turns say
+//! `Tool use: bash(...)` may start typing that line instead of calling the tool, and may echo
+//! `[Reasoning]:` in its visible output. [`REPLAY_PREAMBLE`] says these lines are a record of
+//! what already happened, not a way to act; every [`Turn`](crate::Turn) puts it in the system
+//! text of the request unless told not to.
+//!
+//! # Guarantees
+//!
+//! Each a property a test checks (`tests/` in the crate, `conformance/tests/` in the
+//! repository's conformance suite):
+//!
+//! - **No failure of replay**: replay and the renderers take every record that parses (every
+//!   test below).
+//! - **One wire message per stored message**, in order, roles mapped, no tool role
+//!   (`conformance/tests/replay_invariants.rs`, `tests/replay_golden.rs`); one provider message
+//!   per wire message but hoisted system messages and merged turns (`tests/render_golden.rs`).
+//! - **Nothing silently dropped**: every block but an empty text yields exactly one piece or
+//!   one image (`conformance/tests/replay_invariants.rs`); content is never empty.
+//! - **Blind means blind**: with [`Vision::Blind`] no image data appears anywhere in the output,
+//!   and image data never appears in any text (`conformance/tests/replay_invariants.rs`).
+//! - **Byte-stable**: the same record and flag give the same bytes; the flag changes nothing
+//!   for a record without images (`conformance/tests/replay_invariants.rs`,
+//!   `conformance/tests/render_images.rs`).
+//!
+//! Replay's cost against a clone of the record, and against serializing it, is on the
+//! repository's `BENCHMARKS.md`.
 
 use crate::file::is_media_type;
 use crate::file::File;

@@ -5,7 +5,45 @@
 //! calls, and the stored turn.
 //!
 //! This is separate from replay and never merged into it: stored history replays as prose,
-//! and the round in flight is the one place the crate sends tool calls natively.
+//! and the round in flight is the one place the crate sends tool calls natively. Why:
+//! `docs/design.md#rounds` in the repository.
+//!
+//! # The round, and the seam between turns
+//!
+//! Inside a turn, the model calls tools and the runtime sends the results back before anything
+//! is stored: [`Turn::round`](crate::Turn::round) takes each reply that called tools, with the
+//! caller's [`ToolOutput`]s, and the body writes it natively after the live turn, the reply's
+//! own content byte for byte (Anthropic's thinking blocks with their signatures, Gemini's
+//! `thoughtSignature`, Responses' reasoning items with their `encrypted_content`, Bedrock's
+//! reasoning signatures: the state providers require back in the current turn), then one
+//! result per call, linked by its id. [`Turn::tools`](crate::Turn::tools) declares the tools
+//! once, neutrally ([`Tool`](crate::Tool), [`ToolChoice`](crate::ToolChoice)). When the model
+//! answers, [`Turn::store_turn`](crate::Turn::store_turn) makes the one stored message the turn
+//! becomes, and from the next turn on it replays as prose like any other: no id, no signature,
+//! nothing a provider could refuse.
+//!
+//! The seam costs the cache one turn. The next turn's first body begins with every byte of the
+//! turn's last body up to its first round, and writes the rounds again as prose: at most the
+//! one turn just finished, whatever the history's length (measured by
+//! `conformance/tests/turn_seam.rs`; its figures are on the repository's `BENCHMARKS.md`). The
+//! trade is deliberate: a stored turn that kept native ids and signatures would be carried
+//! whole, and would fail the next request whenever the turn was cut short or the model
+//! changed.
+//!
+//! # Guarantees
+//!
+//! - **Rounds the providers accept**: for generated tools and rounds (thinking, redacted and
+//!   encrypted reasoning, signatures, pretty-printed replies, parallel and no-argument calls,
+//!   valid and invalid tool images, both vision settings), every body validates against its
+//!   provider's full pinned schema, keeps each reply's own content byte for byte, links every
+//!   call to exactly one result in the calls' order, sends back no made id, and sends every
+//!   tool image natively, priced as an image, or as its marker
+//!   (`conformance/tests/round_schemas.rs`).
+//! - Golden rounds and tool declarations for all five providers, byte for byte, and an error
+//!   for every output that answers no call, is missing or given twice
+//!   (`tests/round_golden.rs`, `tests/tool_declarations.rs`, `tests/round_linkage.rs`).
+//! - The stored turn, and its prose in the next turn (`tests/stored_turn.rs`,
+//!   `conformance/tests/turn_seam.rs`).
 
 use crate::body_error::{BodyError, Kind};
 use crate::file::{File, ToolFile};

@@ -1,5 +1,27 @@
 //! The provider-neutral wire messages that replay produces, and the join rule that builds
 //! their content.
+//!
+//! # The join rule
+//!
+//! Consecutive pieces are joined into one text part with a blank line (`"\n\n"`) between
+//! them; an image or file part ends the text part before it, and text after it starts a new
+//! one. An empty `text` block contributes nothing (no piece, no separator). A message that
+//! yields nothing gets one text part, `[Empty message]`. The rule lives here once, used by
+//! replay and by every renderer, so text re-joined around a degraded image is joined the same
+//! way everywhere. Why: `docs/design.md#join-rule` in the repository.
+//!
+//! # The wire JSON
+//!
+//! A wire message serializes as
+//! `{"role":"assistant","content":[{"type":"text","text":"..."},{"type":"image","media_type":"image/png","data":"..."}]}`.
+//!
+//! # Copied once
+//!
+//! The wire messages borrow every string from the record: replay decides structure only. A
+//! [`Text`] is the run of pieces that make one text part, each borrowing its block; it
+//! implements `Display` and serializes as one JSON string, joined and escaped as it is
+//! written. So the bytes of a history are copied once, into the request body, as it is
+//! serialized, and never before.
 
 use std::fmt;
 use std::mem;

@@ -1,7 +1,21 @@
 //! What a history costs before it is sent: the exact bytes of a body or fragment, the text
 //! the model reads, and its native images, each priced by the provider's published rule for
 //! the model family (`image_tokens.rs`). The bytes are counted in one pass through the body's
-//! own serializer (`measure.rs`).
+//! own serializer (`measure.rs`). Why: `docs/design.md#cost` in the repository.
+//!
+//! # Guarantees
+//!
+//! - **Exact costs** ([`Priced`]): an estimate's bytes equal the serialized bytes of every
+//!   generated body and fragment, and each message's bytes its own JSON
+//!   (`conformance/tests/estimate_bytes.rs`).
+//! - Image tokens reproduce the providers' worked examples (`tests/estimate.rs`).
+//! - The text estimate stays within the bounds of its table on texts its fit never saw
+//!   (`conformance/tests/text_estimate.rs`), and on any text is at least a token, never falls
+//!   as text is added, and never exceeds two tokens a byte
+//!   (`conformance/tests/text_estimate_bounds.rs`).
+//!
+//! How close the estimate comes to `o200k_base`, and what it costs to compute, is on the
+//! repository's `BENCHMARKS.md`.
 
 mod image_tokens;
 mod measure;

@@ -2,6 +2,29 @@
 //! body that withholds the oldest bulk of the history, each thing withheld named where it was,
 //! until it fits. What to withhold is planned in `plan.rs`; this file builds the body and
 //! checks it against the budget by the body's own estimate.
+//!
+//! A history that outgrows the model's window is rejected on every later turn. With a
+//! [`Budget`] ([`Turn::budget`](crate::Turn::budget)), the body withholds the oldest bulk first
+//! (tool outputs, then tool inputs, then reasoning, then native images, then whole messages),
+//! each named where it was with the bytes it stood for, and fits: a pure function of the
+//! record, the live turn and the budget, in steps (a tenth of the budget by default), so that
+//! the prompt cache survives. The fitted body is rewritten once per step of growth, where a
+//! newest-first sliding window rewrites it on most turns (`conformance/tests/fit_stability.rs`;
+//! its figures, and what fitting costs, on the repository's `BENCHMARKS.md`). Why:
+//! `docs/design.md#fitting` in the repository.
+//!
+//! # Guarantees
+//!
+//! - **Bodies that fit**: for generated agent conversations and budgets, every fitted body is
+//!   within its budget or refused only when the system text and live turn alone are over; it
+//!   withholds the oldest first, each class whole before the next, with markers whose byte
+//!   counts are the stored ones, never splits a message, keeps the leading system messages and
+//!   the live turn, validates against the pinned schemas, reports exactly what it withheld,
+//!   and is the unbudgeted body byte for byte when the record fits; as a record grows, what
+//!   is withheld only grows, on all five providers, with stored system messages mid-record
+//!   (`conformance/tests/fit_budget.rs`).
+//! - Golden fitted bodies for all five providers, a round's output withheld when it does not
+//!   fit, an old paste withheld before whole messages go (`tests/fit_golden.rs`).
 
 mod plan;
 

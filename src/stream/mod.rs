@@ -5,7 +5,21 @@
 //! What every provider shares is here: the framings (server-sent events, `sse.rs`; AWS's
 //! event stream, `event_stream.rs`), the reader a runtime holds ([`StreamReader`]), the
 //! deltas, the errors, and the building of a reply's blocks from deltas (`blocks.rs`). Each
-//! provider module reads its own events (its `stream.rs`), handed to it as frames.
+//! provider module reads its own events (its `stream.rs`), handed to it as frames. Why:
+//! `docs/design.md#streams` in the repository.
+//!
+//! # Guarantees
+//!
+//! - **Split-independence**: however the bytes are split, the reader gives the same deltas
+//!   (joined) and the same reply as `read_reply` on the whole body, and a reply that called
+//!   tools makes the same round in flight, for the five providers and every dialect
+//!   (`conformance/tests/stream_chunking.rs`, `conformance/tests/stream_golden.rs`).
+//! - **A failed stream is never a finished turn**: error events, exception frames, CRC
+//!   mismatches, frames cut short, data that is no JSON and bytes that end before the terminal
+//!   event are each a [`StreamError`] that says what and where, and offers the partial message
+//!   for display only (`conformance/tests/stream_failures.rs`).
+//! - What providers do in their streams that hand-written readers trip over, each read right
+//!   (`conformance/tests/stream_pitfalls.rs`).
 
 mod blocks;
 mod event_stream;
