@@ -167,7 +167,7 @@ fn withhold_for_request(
 /// How many are withheld when `over` do not fit, in steps of `step`: none when all fit; the
 /// first alone (a conversation just crossing a limit loses as little as it can); then whole
 /// steps, `1 + step * ceil((over - 1) / step)`. It only grows with `over`, and changes once
-/// per `step`: the one rule by which both images (§6) and a budget's withholding move, so
+/// per `step`: the one rule by which both images (docs/design.md#caching) and a budget's withholding move, so
 /// that a growing record rewrites its body rarely.
 pub(crate) fn stepped(over: usize, step: usize) -> usize {
     match over {

@@ -1,4 +1,4 @@
-//! The neutral request parameters of a turn (DESIGN §18), written as each provider takes them:
+//! The neutral request parameters of a turn (docs/design.md#request), written as each provider takes them:
 //! the model, the output limit, reasoning, streaming, temperature and stop sequences.
 
 use serde_json::{json, Map, Value};

@@ -1,4 +1,4 @@
-//! The example program with `--budget N` (DESIGN.md section 13): the body fitted to N tokens,
+//! The example program with `--budget N` (docs/design.md#fitting): the body fitted to N tokens,
 //! `--estimate` adding what was withheld, a usage error without `--model`, and bad input when
 //! even the live turn does not fit.
 

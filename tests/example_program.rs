@@ -1,4 +1,4 @@
-//! The example program `replay` (DESIGN.md section 4), run as a user runs it.
+//! The example program `replay` (docs/design.md#example-program), run as a user runs it.
 
 use std::io::Write;
 use std::process::Stdio;

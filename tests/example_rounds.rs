@@ -1,4 +1,4 @@
-//! The example program with tools and the round in flight (DESIGN.md section 14): `--tools`,
+//! The example program with tools and the round in flight (docs/design.md#rounds): `--tools`,
 //! `--tool-choice`, `--round REPLY OUTPUTS` (repeatable, in order) and `--store-turn FINAL`.
 
 mod common;

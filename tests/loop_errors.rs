@@ -1,4 +1,4 @@
-//! Errors a loop can act on (DESIGN.md section 18): `BodyError::kind()`,
+//! Errors a loop can act on (docs/design.md#provider-errors): `BodyError::kind()`,
 //! `StreamError::retryable()`, `ProviderError::retry_after` from the body or the response's
 //! headers, Bedrock's `x-amzn-ErrorType`, and every overflow wording with its counts, each
 //! with where it was documented or reported.

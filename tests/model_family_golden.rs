@@ -1,4 +1,4 @@
-//! Image pricing by model name (DESIGN.md §18): each row of `MODEL_FAMILIES` picks its family
+//! Image pricing by model name (docs/design.md#cost): each row of `MODEL_FAMILIES` picks its family
 //! from the names that providers, Bedrock and OpenRouter really use, the longest prefix wins,
 //! and a name the table does not know gets the provider's default.
 

@@ -29,7 +29,7 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<openai::Request<'static>>();
     assert_send_sync::<anthropic::Request<'static>>();
     assert_send_sync::<gemini::Request<'static>>();
-    // What an agent loop holds across an `.await` in a spawned task (DESIGN §18).
+    // What an agent loop holds across an `.await` in a spawned task (docs/design.md#request).
     assert_send_sync::<transcript_replay::Turn<'static>>();
     assert_send_sync::<transcript_replay::Budget<'static>>();
     assert_send_sync::<transcript_replay::AnyBody<'static>>();

@@ -1,5 +1,5 @@
 //! Golden cases: records replayed and rendered for each provider, to the exact JSON
-//! (DESIGN.md section 3).
+//! (docs/design.md#renderers).
 
 use transcript_replay::{anthropic, gemini, openai, parse_record, replay_messages, Vision};
 

@@ -1,4 +1,4 @@
-//! Golden cases: records and the exact wire JSON they replay to (DESIGN.md section 2).
+//! Golden cases: records and the exact wire JSON they replay to (docs/design.md#replay).
 
 use transcript_replay::{parse_record, replay_messages, Vision};
 

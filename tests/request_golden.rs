@@ -1,4 +1,4 @@
-//! The request around the body (DESIGN.md §18): for every provider, whole and streamed, the
+//! The request around the body (docs/design.md#request): for every provider, whole and streamed, the
 //! method, the path with the model where the provider puts it, the headers and where the key
 //! goes, as `Provider::request` gives them and as they serialize.
 

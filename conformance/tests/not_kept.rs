@@ -271,7 +271,7 @@ fn bedrock_nova_built_in_tools_are_provider_executed_calls_and_results_whole_and
         Block::tool_result(
             "tooluse_WytfF0g1S5qUeEPm0ptOdQ",
             "nova_code_interpreter",
-            // Code execution as DESIGN §15 writes it: stdout, stderr, exit code.
+            // Code execution as docs/design.md#provider-executed-tools writes it: stdout, stderr, exit code.
             "12.0\nexit code: 0",
         ),
         Block::text("The average is 12."),

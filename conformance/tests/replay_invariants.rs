@@ -1,4 +1,4 @@
-//! Invariants of replay over generated records (DESIGN.md section 2, rules 1 to 8).
+//! Invariants of replay over generated records (docs/design.md#replay).
 
 use transcript_replay_conformance::records as common;
 

@@ -208,7 +208,7 @@ pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
     )
 }
 
-/// The text of a server tool's result, and whether it is an error, as DESIGN §15 renders
+/// The text of a server tool's result, and whether it is an error, as docs/design.md#provider-executed-tools renders
 /// them (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>,
 /// `.../web-fetch-tool`, `.../code-execution-tool`, `.../mcp-connector`): search results one a
 /// line as `{title} <{url}>`; code execution its stdout, then `stderr: ...` when there is any,

@@ -307,7 +307,7 @@ pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
 /// One member of a provider-executed tool's `toolResult` content, as text: the code
 /// interpreter's result (`{"stdOut", "stdErr", "exitCode"}`, as JSON or as the JSON text of a
 /// `text` item, <https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>) as
-/// DESIGN §15 writes code execution; other `text` as it is, other `json` as compact JSON
+/// docs/design.md#provider-executed-tools writes code execution; other `text` as it is, other `json` as compact JSON
 /// text; any other kind (an image, a document) the `[Not kept: ...]` marker, its kind added
 /// to `not_kept`.
 pub(super) fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<String>) -> String {

@@ -247,7 +247,7 @@ pub(crate) fn assemble<'a>(
                             }),
                         }
                     }
-                    // An output a budget withheld says so, with §13's output marker; the
+                    // An output a budget withheld says so, with fitting's output marker (docs/design.md#fitting); the
                     // result itself stays, linked to its call.
                     if plan.is_some_and(|plan| plan.round_output(round_index, answer_index)) {
                         pieces.insert(

@@ -183,7 +183,7 @@ pub(super) fn audio_media_type(data: &str) -> &'static str {
 }
 
 /// A reply's generated audio (`message.audio`: `{"id", "data", "transcript", "expires_at"}`)
-/// as DESIGN §15 stores it: its transcript as a text block, then the audio as a `file`
+/// as docs/design.md#content-kept stores it: its transcript as a text block, then the audio as a `file`
 /// block (when it carries data).
 pub(super) fn audio_blocks(transcript: &str, data: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
@@ -264,7 +264,7 @@ pub(super) fn top_level_sources(citations: &Value, search_results: &Value) -> Ve
 
 /// Groq's `executed_tools` (the tools `groq/compound` ran itself: `{"index", "type",
 /// "arguments", "output", "search_results": {"results": [{"title", "url"}]}}`) as
-/// provider-executed calls and their results, DESIGN §15: the call named after its type,
+/// provider-executed calls and their results (docs/design.md#provider-executed-tools): the call named after its type,
 /// its arguments as the input, the result its search results one a line as `{title} <{url}>`,
 /// or its output. The calls get made ids (Groq gives none; they are never sent back).
 pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {

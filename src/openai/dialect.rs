@@ -324,7 +324,7 @@ impl Dialect {
         ..Dialect::OPENAI
     };
 
-    /// The named dialects of compatible servers, in the order of DESIGN §17 (OpenAI's own is
+    /// The named dialects of compatible servers, in the order of docs/design.md#dialects (OpenAI's own is
     /// [`Provider::OpenAi`](crate::Provider::OpenAi)).
     ///
     /// ```

@@ -38,7 +38,7 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// `tool_use`, `content_filter` → `content_filter`, any other word kept; a message with a
 /// `refusal` stops for `refusal`.
 ///
-/// DESIGN §15's content: `annotations` (`url_citation`) become one `source` block per
+/// The content docs/design.md#content-kept keeps: `annotations` (`url_citation`) become one `source` block per
 /// distinct source right after the content; generated `audio` its `transcript` as text, then
 /// the audio as a `file` block (its media type read from its header: WAV, MP3, FLAC, Ogg, or
 /// `audio/pcm` for `pcm16`), after the content; a compatible server's top-level `citations`

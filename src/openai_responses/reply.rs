@@ -346,7 +346,7 @@ impl Items {
             }
             // A generated image: the provider's call and its result (`revised_prompt` when
             // it says one, a failure's status as an error), then the image itself, as an
-            // `image` block of the assistant message (DESIGN §15). A call without a result
+            // `image` block of the assistant message (docs/design.md#content-kept). A call without a result
             // (failed, or cut short) is no refusal.
             "image_generation_call" => {
                 let value: serde_json::Value = at.read()?;
@@ -418,7 +418,7 @@ impl Items {
 }
 
 /// A server tool's item as a call and its result: the tool's name, the call's input, the
-/// result's text and whether it failed, as DESIGN §15 renders them: a web search its sources
+/// result's text and whether it failed, as docs/design.md#provider-executed-tools renders them: a web search its sources
 /// one a line as `<{url}>` (or what it did, when it lists none); a file search each result as
 /// `{filename}: {text}`; the code interpreter its logs; an MCP call its output or error; an
 /// MCP tool list the tools' names.

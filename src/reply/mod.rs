@@ -196,7 +196,7 @@ impl Reply {
     }
 
     /// The calls the caller must answer, in the reply's order: every `tool_use` block the
-    /// provider did not run itself (a provider-executed call, DESIGN §15, owes nothing). Empty
+    /// provider did not run itself (a provider-executed call, docs/design.md#provider-executed-tools, owes nothing). Empty
     /// when the reply ends the turn or pauses it.
     ///
     /// ```
@@ -415,7 +415,7 @@ impl Counts {
     }
 }
 
-/// A search result or source as DESIGN §15 writes it on one line of a provider-executed
+/// A search result or source as docs/design.md#provider-executed-tools writes it on one line of a provider-executed
 /// tool's output: `{title} <{url}>`, or `<{url}>` without a title; none without a URL.
 pub(crate) fn source_line(url: Option<&str>, title: Option<&str>) -> Option<String> {
     match (url, title) {
@@ -425,7 +425,7 @@ pub(crate) fn source_line(url: Option<&str>, title: Option<&str>) -> Option<Stri
     }
 }
 
-/// Code a provider ran, as DESIGN §15 writes its output: its stdout, then `stderr: ...` when
+/// Code a provider ran, as docs/design.md#provider-executed-tools writes its output: its stdout, then `stderr: ...` when
 /// there is any, then `exit code: N`, one a line; the keys name the fields of the provider's
 /// result (Anthropic `stdout`, `stderr`, `return_code`; Nova `stdOut`, `stdErr`, `exitCode`).
 /// `None` when the value has none of them.
