@@ -12,9 +12,10 @@ use crate::cost::Withheld;
 use crate::cost::{self, family_of, ImageTokens, Priced, Units};
 use std::str::FromStr;
 
-use crate::dialect::Dialect;
-use crate::provider::{Provider, UnknownProvider};
-use crate::provider_error::ProviderError;
+use crate::dialects::Dialect;
+use crate::errors::provider::ProviderError;
+use crate::errors::UnknownProvider;
+use crate::provider::Provider;
 use crate::reply::{Reply, ReplyError};
 use crate::request::Request;
 use crate::rules::ImageLimits;
@@ -27,7 +28,7 @@ use crate::{anthropic, bedrock, gemini, openai, openai_responses};
 /// ([`Priced`]), so one build serves both the estimate and the bytes.
 ///
 /// ```
-/// use transcript_replay::{image_tokens, Priced, Provider, StoredMessage, Turn};
+/// use transcript_replay::{cost::image_tokens, Priced, Provider, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Is a.rs empty?")];
 /// let turn = Turn::new(&history);
@@ -225,7 +226,7 @@ impl Provider {
     /// `read_error` reads.
     ///
     /// ```
-    /// use transcript_replay::{ErrorKind, Provider};
+    /// use transcript_replay::{errors::ErrorKind, Provider};
     ///
     /// let error = Provider::Anthropic.read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
     /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
@@ -254,7 +255,7 @@ impl Provider {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use transcript_replay::{ErrorKind, Provider};
+    /// use transcript_replay::{errors::ErrorKind, Provider};
     ///
     /// let headers = [("X-Amzn-ErrorType", "ModelTimeoutException:http://internal.amazon.com/coral/com.amazon.bedrock/")];
     /// let error = Provider::Bedrock.read_error_with_headers(408, &headers, r#"{"message": "Model has timed out in processing the request."}"#);
@@ -397,11 +398,11 @@ impl Provider {
 }
 
 impl Provider {
-    /// The image rule of a model's family, from the model's name by [`MODEL_FAMILIES`]; for a
+    /// The image rule of a model's family, from the model's name by [`MODEL_FAMILIES`](crate::cost::MODEL_FAMILIES); for a
     /// name the table does not know, the provider's default: `claude` for Anthropic and
     /// Bedrock, `gemini-2` for Gemini, `gpt-4o` for OpenAI, Responses and compatible servers
     /// (the example program's defaults for `--family`). The same rule prices files
-    /// ([`file_tokens`](crate::file_tokens): a PDF's pages by the Gemini families' figures).
+    /// ([`file_tokens`](crate::cost::file_tokens): a PDF's pages by the Gemini families' figures).
     ///
     /// Give it the name as the request carries it (Bedrock's inference-profile ids and ARNs,
     /// OpenRouter's `vendor/model` included).

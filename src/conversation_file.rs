@@ -50,7 +50,7 @@ impl Serialize for ConversationFile<'_> {
 /// let file = write_record(&record);
 /// assert!(file.starts_with(r#"{"version":1,"messages":[{"role":"user","blocks":"#));
 /// assert_eq!(parse_record(&file)?, record);
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn write_record(messages: &[StoredMessage]) -> String {
     let mut file = Vec::new();

@@ -12,7 +12,7 @@ use crate::record::Block;
 /// A file sent natively: the stored media type, base64 data and name, borrowed.
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+/// use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [
 ///     {"type": "file", "media_type": "application/pdf", "data": "JVBERi0=", "name": "a.pdf"}
@@ -20,7 +20,7 @@ use crate::record::Block;
 /// let wire = replay_message(&record[0], Vision::Sees);
 /// let Part::File(file) = &wire.content[0] else { unreachable!() };
 /// assert_eq!((file.media_type(), file.data(), file.name()), ("application/pdf", "JVBERi0=", Some("a.pdf")));
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct File<'a> {
@@ -89,12 +89,12 @@ impl<'a> File<'a> {
     /// The media type, such as `application/pdf`.
     ///
     /// ```
-    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
     /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "file", "media_type": "text/plain", "data": "aGk="}]}]"#)?;
     /// # let wire = replay_message(&record[0], Vision::Sees);
     /// # let Part::File(file) = &wire.content[0] else { unreachable!() };
     /// assert_eq!(file.media_type(), "text/plain");
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn media_type(&self) -> &'a str {
         self.fields().0
@@ -103,12 +103,12 @@ impl<'a> File<'a> {
     /// The file's bytes, in base64.
     ///
     /// ```
-    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
     /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "file", "media_type": "text/plain", "data": "aGk="}]}]"#)?;
     /// # let wire = replay_message(&record[0], Vision::Sees);
     /// # let Part::File(file) = &wire.content[0] else { unreachable!() };
     /// assert_eq!(file.data(), "aGk=");
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn data(&self) -> &'a str {
         self.fields().1
@@ -117,12 +117,12 @@ impl<'a> File<'a> {
     /// The file's stored name, when it has one.
     ///
     /// ```
-    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
     /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "file", "media_type": "text/plain", "data": "aGk="}]}]"#)?;
     /// # let wire = replay_message(&record[0], Vision::Sees);
     /// # let Part::File(file) = &wire.content[0] else { unreachable!() };
     /// assert_eq!(file.name(), None);
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn name(&self) -> Option<&'a str> {
         self.fields().2

@@ -37,7 +37,7 @@
 //!         r#"\n\nResult (read): fn main() {}\n\nIt is empty."}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # The map: conversions and the types between them
@@ -126,6 +126,9 @@
 // Replay runs on every turn, on every history a user has stored: a panic there takes the
 // product down, so the library's own code is held to no indexing, unwrap or expect.
 #![warn(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+// Every type a caller can hold prints with `{:?}`, and a `pub` item is reachable from outside or
+// says `pub(crate)`: what the crate offers is what its visibility says.
+#![warn(missing_debug_implementations, unreachable_pub)]
 
 pub mod anthropic;
 pub mod bedrock;
@@ -133,32 +136,29 @@ pub mod gemini;
 pub mod openai;
 pub mod openai_responses;
 
+pub mod cost;
+pub mod dialects;
+pub mod errors;
+pub mod wire;
+
 mod any_provider;
 mod body;
-mod body_error;
-mod body_error_kind;
 mod cache;
 mod conversation_file;
-mod cost;
-mod dialect;
-mod error;
 mod file;
 mod fit;
 mod image;
 mod json;
 mod marker;
 mod native_images;
-mod overflow;
 mod params;
 mod parse;
 mod provider;
-mod provider_error;
 mod record;
 mod render;
 mod replay;
 mod reply;
 mod request;
-mod retry_after;
 mod rounds;
 mod rules;
 mod signature;
@@ -167,43 +167,132 @@ mod stream;
 mod surface;
 mod tokens;
 mod tools;
-mod wire;
 
-pub use crate::any_provider::AnyBody;
-pub use crate::body::{BodyError, Turn};
-pub use crate::body_error_kind::{
-    BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage,
-};
-pub use crate::cache::Cache;
+// The record.
 pub use crate::conversation_file::{write_record, ConversationFile};
-pub use crate::cost::Withheld;
-pub use crate::cost::{
-    file_tokens, image_tokens, Cost, Estimate, ImageRule, ImageTokens, ModelFamily, Of, Priced,
-    IMAGE_TOKENS, MODEL_FAMILIES,
-};
-pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
-pub use crate::error::Error;
-pub use crate::file::{File, ToolFile};
-pub use crate::fit::Budget;
-pub use crate::marker::{Reason, TextOnlyOutput};
-pub use crate::params::Reasoning;
 pub use crate::parse::parse_record;
-#[doc(hidden)]
-pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};
-pub use crate::provider::{Provider, UnknownProvider};
-pub use crate::provider_error::{ErrorKind, ProviderError};
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
+// Replay.
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};
-pub use crate::reply::{Call, Reply, ReplyError, MADE_ID_PREFIX};
+pub use crate::wire::WireMessage;
+// A provider, a turn and its body.
+pub use crate::any_provider::AnyBody;
+pub use crate::body::Turn;
+pub use crate::cache::Cache;
+pub use crate::cost::Priced;
+pub use crate::dialects::Dialect;
+pub use crate::file::ToolFile;
+pub use crate::fit::Budget;
+pub use crate::params::Reasoning;
+pub use crate::provider::Provider;
 pub use crate::request::{Auth, Request};
 pub use crate::rounds::{ToolImage, ToolOutput};
 pub use crate::rules::ImageLimits;
-pub use crate::signature::ImageFormat;
+pub use crate::tools::{Tool, ToolChoice};
+// The reply.
+pub use crate::reply::{Call, Reply, MADE_ID_PREFIX};
 pub use crate::stop::StopReason;
-pub use crate::stream::{Delta, StreamError, StreamErrorKind, StreamReader};
-pub use crate::tokens::estimate_tokens;
-pub use crate::tools::{Tool, ToolChoice, ToolError, UnknownToolChoice};
-pub use crate::wire::{CompactJson, Image, Part, Piece, Text, WireMessage, WireRole};
+pub use crate::stream::{Delta, StreamReader};
+// The failures a runtime meets on every turn; the rest are in `errors`.
+pub use crate::errors::{BodyError, ProviderError, RecordError, ReplyError, StreamError};
+
+/// The names that stood at the crate root before the public modules `cost`, `wire`,
+/// `dialects` and `errors` took them: each is the same item, kept so that no caller's path
+/// breaks, and deprecated where Rust lets an alias be (a type, a function, a constant).
+#[doc(hidden)]
+pub use crate::__moved::*;
+
+#[doc(hidden)]
+#[allow(missing_docs)]
+mod __moved {
+    use crate::{cost, dialects, errors, wire};
+
+    #[deprecated(note = "the record's error is `RecordError` (also `errors::RecordError`)")]
+    pub type Error = errors::RecordError;
+    #[deprecated(note = "moved to `errors::BodyErrorKind`")]
+    pub type BodyErrorKind<'a> = errors::BodyErrorKind<'a>;
+    #[deprecated(note = "moved to `errors::CallerPart`")]
+    pub type CallerPart<'a> = errors::CallerPart<'a>;
+    #[deprecated(note = "moved to `errors::Sequencing`")]
+    pub type Sequencing = errors::Sequencing;
+    #[deprecated(note = "moved to `errors::ToolDeclaration`")]
+    pub type ToolDeclaration<'a> = errors::ToolDeclaration<'a>;
+    #[deprecated(note = "moved to `errors::ToolLinkage`")]
+    pub type ToolLinkage<'a> = errors::ToolLinkage<'a>;
+    #[deprecated(note = "moved to `errors::ErrorKind`")]
+    pub type ErrorKind = errors::ErrorKind;
+    #[deprecated(note = "moved to `errors::StreamErrorKind`")]
+    pub type StreamErrorKind = errors::StreamErrorKind;
+    #[deprecated(note = "moved to `errors::ToolError`")]
+    pub type ToolError = errors::ToolError;
+    #[deprecated(note = "moved to `errors::UnknownToolChoice`")]
+    pub type UnknownToolChoice = errors::UnknownToolChoice;
+    #[deprecated(note = "moved to `errors::UnknownProvider`")]
+    pub type UnknownProvider = errors::UnknownProvider;
+
+    #[deprecated(note = "moved to `cost::Cost`")]
+    pub type Cost = cost::Cost;
+    #[deprecated(note = "moved to `cost::Estimate`")]
+    pub type Estimate = cost::Estimate;
+    #[deprecated(note = "moved to `cost::ImageRule`")]
+    pub type ImageRule = cost::ImageRule;
+    #[deprecated(note = "moved to `cost::ImageTokens`")]
+    pub type ImageTokens = cost::ImageTokens;
+    #[deprecated(note = "moved to `cost::ModelFamily`")]
+    pub type ModelFamily = cost::ModelFamily;
+    #[deprecated(note = "moved to `cost::Of`")]
+    pub type Of = cost::Of;
+    #[deprecated(note = "moved to `cost::Withheld`")]
+    pub type Withheld = cost::Withheld;
+    #[deprecated(note = "moved to `cost::IMAGE_TOKENS`")]
+    pub const IMAGE_TOKENS: &[cost::ImageTokens] = cost::IMAGE_TOKENS;
+    #[deprecated(note = "moved to `cost::MODEL_FAMILIES`")]
+    pub const MODEL_FAMILIES: &[cost::ModelFamily] = cost::MODEL_FAMILIES;
+    #[deprecated(note = "moved to `cost::image_tokens`")]
+    pub fn image_tokens(family: &str) -> Option<&'static cost::ImageTokens> {
+        cost::image_tokens(family)
+    }
+    #[deprecated(note = "moved to `cost::file_tokens`")]
+    pub fn file_tokens(rule: &cost::ImageTokens, media_type: &str, data: &str) -> u64 {
+        cost::file_tokens(rule, media_type, data)
+    }
+    #[deprecated(note = "moved to `cost::estimate_tokens`")]
+    pub fn estimate_tokens(text: &str) -> usize {
+        cost::estimate_tokens(text)
+    }
+
+    #[deprecated(note = "moved to `dialects::Roles`")]
+    pub type Roles = dialects::Roles;
+    #[deprecated(note = "moved to `dialects::RoundReasoning`")]
+    pub type RoundReasoning = dialects::RoundReasoning;
+    #[deprecated(note = "moved to `dialects::SystemText`")]
+    pub type SystemText = dialects::SystemText;
+    #[deprecated(note = "moved to `dialects::ToolImages`")]
+    pub type ToolImages = dialects::ToolImages;
+
+    #[deprecated(note = "moved to `wire::WireRole`")]
+    pub type WireRole = wire::WireRole;
+    #[deprecated(note = "moved to `wire::Part`")]
+    pub type Part<'a> = wire::Part<'a>;
+    #[deprecated(note = "moved to `wire::Text`")]
+    pub type Text<'a> = wire::Text<'a>;
+    #[deprecated(note = "moved to `wire::Piece`")]
+    pub type Piece<'a> = wire::Piece<'a>;
+    #[deprecated(note = "moved to `wire::Image`")]
+    pub type Image<'a> = wire::Image<'a>;
+    #[deprecated(note = "moved to `wire::File`")]
+    pub type File<'a> = wire::File<'a>;
+    #[deprecated(note = "moved to `wire::CompactJson`")]
+    pub type CompactJson<'a> = wire::CompactJson<'a>;
+    #[deprecated(note = "moved to `wire::Reason`")]
+    pub type Reason = wire::Reason;
+    #[deprecated(note = "moved to `wire::TextOnlyOutput`")]
+    pub type TextOnlyOutput = wire::TextOnlyOutput;
+    #[deprecated(note = "moved to `wire::ImageFormat`")]
+    pub type ImageFormat = wire::ImageFormat;
+
+    pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};
+}
 
 // The README's examples run as doctests, so it cannot drift from the crate.
 #[cfg(doctest)]

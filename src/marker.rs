@@ -28,7 +28,7 @@ use crate::signature::ImageFormat;
 /// it are markers ([`Reason::NotInOutput`]).
 ///
 /// ```
-/// use transcript_replay::TextOnlyOutput;
+/// use transcript_replay::wire::TextOnlyOutput;
 /// assert_eq!(TextOnlyOutput::Shell.as_str(), "shell_call_output");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,7 +46,7 @@ impl TextOnlyOutput {
     /// The output item's type, as the request spells it.
     ///
     /// ```
-    /// use transcript_replay::TextOnlyOutput;
+    /// use transcript_replay::wire::TextOnlyOutput;
     /// assert_eq!(TextOnlyOutput::ApplyPatch.as_str(), "apply_patch_call_output");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -65,7 +65,7 @@ impl TextOnlyOutput {
 /// The first three come from replay; the others from a renderer, and name its provider.
 ///
 /// ```
-/// use transcript_replay::{Piece, Provider, Reason};
+/// use transcript_replay::{wire::Piece, Provider, wire::Reason};
 ///
 /// let gemini: Provider = "gemini".parse().unwrap();
 /// let reason = Reason::MediaType { provider: gemini, actual: None };
@@ -96,7 +96,7 @@ pub enum Reason {
     SystemInstructions(Provider),
     /// `{provider} accepts no images after a tool result`: a tool's image in the round in
     /// flight, for a server that takes no message after its `tool` messages but the model's
-    /// ([`ToolImages::Marker`](crate::ToolImages::Marker)).
+    /// ([`ToolImages::Marker`](crate::dialects::ToolImages::Marker)).
     AfterToolResults(Provider),
     /// `{provider} takes no images in a {item}`: a tool's image in an output item that takes
     /// text only (Responses' `shell_call_output`, `local_shell_call_output`,

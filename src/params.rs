@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body_error::{BodyError, Kind};
+use crate::errors::body::{BodyError, Kind};
 use crate::provider::Provider;
 
 /// Top-level fields, each value as its exact JSON text (the body's `Fields`).

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::dialect::Dialect;
+use crate::dialects::Dialect;
 
 /// A provider API that the crate targets: the one value a runtime that talks to several
 /// providers keeps, and asks for a body ([`Provider::body`]), to read a reply
@@ -113,16 +113,3 @@ impl From<&'static Dialect> for Provider {
         Provider::Compatible(dialect)
     }
 }
-
-/// A name that is no provider's [`id`](Provider::id) and no named dialect's.
-///
-/// ```
-/// let error = "openia".parse::<transcript_replay::Provider>().unwrap_err();
-/// assert_eq!(
-///     error.to_string(),
-///     r#"unknown provider "openia", expected openai, openai-responses, anthropic, gemini or bedrock, or a compatible server's dialect (deepseek, mistral, groq, xai, openrouter, gemini-openai, together, fireworks, cerebras, perplexity, azure, vllm, llama-cpp, ollama, lm-studio)"#,
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider {0:?}, expected openai, openai-responses, anthropic, gemini or bedrock, or a compatible server's dialect (deepseek, mistral, groq, xai, openrouter, gemini-openai, together, fireworks, cerebras, perplexity, azure, vllm, llama-cpp, ollama, lm-studio)")]
-pub struct UnknownProvider(pub(crate) String);

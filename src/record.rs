@@ -10,7 +10,7 @@
 //! repository's conformance suite):
 //!
 //! - **No panic.** [`parse_record`](crate::parse_record) returns a value or an
-//!   [`Error`](crate::Error) for any text, including arbitrary strings and records damaged at
+//!   [`Error`](crate::RecordError) for any text, including arbitrary strings and records damaged at
 //!   any byte (`conformance/tests/replay_invariants.rs`; the fuzz target, `fuzz/`).
 //! - **The store's formatting does not reach the model**: a tool input stored as a JSON value
 //!   replays the same bytes whether it was written compactly or pretty-printed, and reads
@@ -68,7 +68,7 @@ pub struct StoredMessage {
 /// The role of a stored message.
 ///
 /// `Tool` exists in the record because runtimes store tool rounds on their own; on the wire it
-/// becomes [`WireRole::Assistant`](crate::WireRole::Assistant), since a tool round is the
+/// becomes [`WireRole::Assistant`](crate::wire::WireRole::Assistant), since a tool round is the
 /// assistant's own work.
 ///
 /// ```
@@ -498,7 +498,7 @@ impl Block {
 /// (`"input": {"path": "a.rs"}`, what Anthropic and Gemini return). Both read, and writing
 /// the record back keeps the form and the text as stored. Replay writes a string input byte
 /// for byte, and a value's text without the white space between its tokens
-/// ([`CompactJson`](crate::CompactJson)), so the bytes the model reads do not depend on how
+/// ([`CompactJson`](crate::wire::CompactJson)), so the bytes the model reads do not depend on how
 /// the store was formatted. A reply's JSON input is stored compacted already
 /// ([`Reply`](crate::Reply)).
 ///
@@ -513,7 +513,7 @@ impl Block {
 /// assert_eq!((first.as_str(), first.is_json_value()), (r#"{"path": "a.rs"}"#, true));
 /// assert_eq!((second.as_str(), second.is_json_value()), (r#"{"path":"b.rs"}"#, false));
 /// assert!(serde_json::to_string(&record).unwrap().contains(r#""input":{"path": "a.rs"}"#));
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ToolInput {

@@ -52,7 +52,7 @@
 //! reason that names the provider: `[File notes.txt (text/plain) not shown: OpenAI does not
 //! accept text/plain]`. A tool's files ([`ToolOutput::with_file`](crate::ToolOutput::with_file))
 //! go in the result where the provider takes them there, else after the results, as its images
-//! do. A file is priced by what its own bytes say ([`file_tokens`](crate::file_tokens)).
+//! do. A file is priced by what its own bytes say ([`file_tokens`](crate::cost::file_tokens)).
 //! Checked byte for byte by `tests/file_golden.rs`, and against the pinned schemas with
 //! generated records that carry files (`conformance/tests/render_schemas.rs`,
 //! `conformance/tests/body_schemas.rs`).
@@ -106,7 +106,7 @@ use crate::wire::{CompactJson, Content, Image, Piece, WireMessage, WireRole};
 ///     blind,
 ///     r#"[{"role":"user","content":[{"type":"text","text":"[Image (image/png) not shown: this model cannot view images]"}]}]"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Vision {
@@ -161,7 +161,7 @@ seen: say so rather than describe it.";
 ///     serde_json::to_string(&wire[1]).unwrap(),
 ///     r#"{"role":"assistant","content":[{"type":"text","text":"Tool use: read({\"path\":\"a.rs\"})\n\nResult (read): fn main() {}\n\nAn empty main."}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMessage<'_>> {
     messages
@@ -178,7 +178,7 @@ pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMe
 /// decides structure only: the wire message borrows every string from `message`.
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+/// use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [
 ///     {"type": "image", "media_type": "text/plain", "data": "aGk="}
@@ -186,7 +186,7 @@ pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMe
 /// let wire = replay_message(&record[0], Vision::Sees);
 /// let [Part::Text(marker)] = wire.content.as_slice() else { unreachable!() };
 /// assert_eq!(marker.to_string(), "[Image (text/plain) not shown: its media type is not an image type]");
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_> {
     replay_withholding(message, vision, |_| false)

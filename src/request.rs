@@ -5,7 +5,7 @@
 use serde::ser::Serializer;
 
 /// The HTTP request that carries a body to a provider, all but the host and the key:
-/// [`Provider::request`] makes it.
+/// [`Provider::request`](crate::Provider::request) makes it.
 ///
 /// It serializes as the example program's `--request` prints it:
 /// `{"method":"POST","path":"...","headers":{"name":"value",...},"auth":"..."}`.

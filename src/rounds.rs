@@ -45,7 +45,7 @@
 //! - The stored turn, and its prose in the next turn (`tests/stored_turn.rs`,
 //!   `conformance/tests/turn_seam.rs`).
 
-use crate::body_error::{BodyError, Kind};
+use crate::errors::body::{BodyError, Kind};
 use crate::file::{File, ToolFile};
 use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};

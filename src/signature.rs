@@ -33,7 +33,7 @@ use crate::image::symbol_value;
 /// headers).
 ///
 /// ```
-/// use transcript_replay::ImageFormat;
+/// use transcript_replay::wire::ImageFormat;
 ///
 /// assert_eq!(ImageFormat::Webp.media_type(), "image/webp");
 /// ```
@@ -59,7 +59,7 @@ impl ImageFormat {
     /// The format's media type, lowercase.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::ImageFormat::Jpeg.media_type(), "image/jpeg");
+    /// assert_eq!(transcript_replay::wire::ImageFormat::Jpeg.media_type(), "image/jpeg");
     /// ```
     pub fn media_type(self) -> &'static str {
         match self {

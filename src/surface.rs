@@ -7,11 +7,11 @@
 //! A new provider is its folder, one variant of [`Provider`] and one arm of the dispatcher;
 //! `ARCHITECTURE.md` has the checklist.
 
-use crate::body_error::BodyError;
 use crate::cost::ImageTokens;
+use crate::errors::body::BodyError;
+use crate::errors::provider::ProviderError;
 use crate::params::{Field, Params};
 use crate::provider::Provider;
-use crate::provider_error::ProviderError;
 use crate::reply::{Reply, ReplyError};
 use crate::request::Auth;
 use crate::rules::{CacheCounting, ImageLimits};

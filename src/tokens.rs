@@ -29,7 +29,7 @@ use weights::WEIGHTS;
 /// README reports for each kind of text. No allocation, and no branch on the bytes it prices.
 ///
 /// ```
-/// use transcript_replay::estimate_tokens;
+/// use transcript_replay::cost::estimate_tokens;
 ///
 /// assert_eq!(estimate_tokens(""), 0);
 /// let prose = estimate_tokens("The quick brown fox jumps over the lazy dog.");

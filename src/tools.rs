@@ -5,7 +5,8 @@ use std::fmt;
 
 use serde_json::value::RawValue;
 
-use crate::body_error::{BodyError, Kind};
+use crate::errors::body::{BodyError, Kind};
+use crate::errors::tools::{ToolError, UnknownToolChoice};
 use crate::rules::Rules;
 
 /// A tool the model may call: its name, what it does, and the JSON Schema of its input,
@@ -25,7 +26,7 @@ use crate::rules::Rules;
 /// assert_eq!(read.name(), "read");
 /// assert_eq!(read.input_schema(), r#"{"type": "object", "properties": {"path": {"type": "string"}}}"#);
 /// assert!(Tool::new("read", "", "[]").is_err());
-/// # Ok::<(), transcript_replay::ToolError>(())
+/// # Ok::<(), transcript_replay::errors::ToolError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Tool {
@@ -46,19 +47,6 @@ impl PartialEq for Tool {
 
 impl Eq for Tool {}
 
-/// A tool that cannot be declared: its input schema is no JSON object.
-///
-/// ```
-/// let error = transcript_replay::Tool::new("ls", "Lists files.", "{").unwrap_err();
-/// assert_eq!(error.to_string(), "the input schema of tool `ls` is not JSON: EOF while parsing an object at line 1 column 1");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the input schema of tool `{name}` {what}")]
-pub struct ToolError {
-    name: String,
-    what: String,
-}
-
 impl Tool {
     /// A tool of this name and description whose input is described by the JSON Schema
     /// `input_schema`, an object, kept as its exact text.
@@ -70,7 +58,7 @@ impl Tool {
     /// ```
     /// let tool = transcript_replay::Tool::new("ls", "Lists files.", r#"{"type": "object"}"#)?;
     /// assert_eq!(tool.description(), "Lists files.");
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     pub fn new(
         name: impl Into<String>,
@@ -104,7 +92,7 @@ impl Tool {
     /// ```
     /// let tool = transcript_replay::Tool::new("ls", "Lists files.", "{}")?.strict(true);
     /// assert_eq!(tool.is_strict(), Some(true));
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     #[must_use]
     pub fn strict(mut self, strict: bool) -> Self {
@@ -116,7 +104,7 @@ impl Tool {
     ///
     /// ```
     /// assert_eq!(transcript_replay::Tool::new("ls", "", "{}")?.name(), "ls");
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     pub fn name(&self) -> &str {
         &self.name
@@ -126,7 +114,7 @@ impl Tool {
     ///
     /// ```
     /// assert_eq!(transcript_replay::Tool::new("ls", "Lists files.", "{}")?.description(), "Lists files.");
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     pub fn description(&self) -> &str {
         &self.description
@@ -136,7 +124,7 @@ impl Tool {
     ///
     /// ```
     /// assert_eq!(transcript_replay::Tool::new("ls", "", "{ }")?.input_schema(), "{ }");
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     pub fn input_schema(&self) -> &str {
         self.input_schema.get()
@@ -151,7 +139,7 @@ impl Tool {
     ///
     /// ```
     /// assert_eq!(transcript_replay::Tool::new("ls", "", "{}")?.is_strict(), None);
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     pub fn is_strict(&self) -> Option<bool> {
         self.strict
@@ -247,16 +235,6 @@ impl fmt::Display for ToolChoice {
         }
     }
 }
-
-/// A tool choice that is none of `auto`, `none`, `required` or `tool:NAME`.
-///
-/// ```
-/// let error = "any".parse::<transcript_replay::ToolChoice>().unwrap_err();
-/// assert_eq!(error.to_string(), r#"unknown tool choice "any", expected auto, none, required or tool:NAME"#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown tool choice {0:?}, expected auto, none, required or tool:NAME")]
-pub struct UnknownToolChoice(String);
 
 impl std::str::FromStr for ToolChoice {
     type Err = UnknownToolChoice;

@@ -23,13 +23,16 @@
 //! written. So the bytes of a history are copied once, into the request body, as it is
 //! serialized, and never before.
 
+pub use crate::file::File;
+pub use crate::marker::{Reason, TextOnlyOutput};
+pub use crate::signature::ImageFormat;
+
 use std::fmt;
 use std::mem;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::file::File;
-use crate::marker::{Reason, ShownMediaType, WITHHELD};
+use crate::marker::{ShownMediaType, WITHHELD};
 
 /// One message on the wire: a role and its content, borrowed from the stored record.
 ///
@@ -37,7 +40,7 @@ use crate::marker::{Reason, ShownMediaType, WITHHELD};
 /// empty.
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Vision, WireRole};
+/// use transcript_replay::{parse_record, replay_message, Vision, wire::WireRole};
 ///
 /// let record = parse_record(r#"[{"role": "tool", "blocks": [
 ///     {"type": "tool_result", "tool_use_id": "t1", "tool_name": "ls", "output": "a.rs", "is_error": false}
@@ -48,7 +51,7 @@ use crate::marker::{Reason, ShownMediaType, WITHHELD};
 ///     serde_json::to_string(&wire).unwrap(),
 ///     r#"{"role":"assistant","content":[{"type":"text","text":"Result (ls): a.rs"}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WireMessage<'a> {
@@ -62,7 +65,7 @@ pub struct WireMessage<'a> {
 /// the assistant's prose.
 ///
 /// ```
-/// use transcript_replay::WireRole;
+/// use transcript_replay::wire::WireRole;
 ///
 /// assert_eq!(serde_json::to_string(&WireRole::Assistant)?, r#""assistant""#);
 /// assert_eq!(WireRole::User.as_str(), "user");
@@ -83,7 +86,7 @@ impl WireRole {
     /// The role's name as it is written on the wire.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::WireRole::System.as_str(), "system");
+    /// assert_eq!(transcript_replay::wire::WireRole::System.as_str(), "system");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -102,7 +105,7 @@ impl WireRole {
 /// (`name` when it has one).
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+/// use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [
 ///     {"type": "text", "text": "What is this?"},
@@ -116,7 +119,7 @@ impl WireRole {
 ///     }
 ///     other => panic!("unexpected parts: {other:?}"),
 /// }
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Part<'a> {
@@ -166,7 +169,7 @@ impl Serialize for Part<'_> {
 /// for a caller that wants one.
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Part, Piece, Vision};
+/// use transcript_replay::{parse_record, replay_message, wire::Part, wire::Piece, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "assistant", "blocks": [
 ///     {"type": "reasoning", "reasoning": "Check the file."},
@@ -176,7 +179,7 @@ impl Serialize for Part<'_> {
 /// let Part::Text(text) = &wire.content[0] else { unreachable!() };
 /// assert_eq!(text.to_string(), "[Reasoning]: Check the file.\n\nTool use: read({\"path\":\"a.rs\"})");
 /// assert_eq!(text.pieces()[1], Piece::ToolUse { name: "read", input: r#"{"path":"a.rs"}"#, json_value: false });
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Text<'a> {
@@ -192,7 +195,7 @@ const SEPARATOR: &str = "\n\n";
 /// one [`Piece::Text`], borrowed.
 ///
 /// ```
-/// use transcript_replay::{Part, Piece, Text};
+/// use transcript_replay::{wire::Part, wire::Piece, wire::Text};
 ///
 /// let text = Text::from("Is a.rs empty?");
 /// assert_eq!(text.pieces(), [Piece::Text("Is a.rs empty?")]);
@@ -207,7 +210,7 @@ impl<'a> From<&'a str> for Text<'a> {
 /// A caller's own text as a part.
 ///
 /// ```
-/// use transcript_replay::Part;
+/// use transcript_replay::wire::Part;
 ///
 /// assert!(matches!(Part::from("Go on."), Part::Text(_)));
 /// ```
@@ -221,13 +224,13 @@ impl<'a> Text<'a> {
     /// The pieces this text is made of, in order.
     ///
     /// ```
-    /// use transcript_replay::{parse_record, replay_messages, Part, Piece, Vision};
+    /// use transcript_replay::{parse_record, replay_messages, wire::Part, wire::Piece, Vision};
     ///
     /// let record = parse_record(r#"[{"role": "user", "blocks": []}]"#)?;
     /// let wire = replay_messages(&record, Vision::Sees);
     /// let Part::Text(text) = &wire[0].content[0] else { unreachable!() };
     /// assert_eq!(text.pieces(), [Piece::EmptyMessage]);
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn pieces(&self) -> &[Piece<'a>] {
         &self.pieces
@@ -236,7 +239,7 @@ impl<'a> Text<'a> {
     /// A text of the given pieces, joined by the join rule.
     ///
     /// ```
-    /// use transcript_replay::{Piece, Text};
+    /// use transcript_replay::{wire::Piece, wire::Text};
     ///
     /// let text = Text::from_pieces(vec![Piece::Text("Be brief."), Piece::Text("Be kind.")]);
     /// assert_eq!(text.to_string(), "Be brief.\n\nBe kind.");
@@ -339,7 +342,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 /// the crate's table of prose forms (see the crate documentation and the README).
 ///
 /// ```
-/// use transcript_replay::{Piece, Reason};
+/// use transcript_replay::{wire::Piece, wire::Reason};
 ///
 /// let pieces = [
 ///     Piece::Text("It is empty."),
@@ -632,7 +635,7 @@ impl fmt::Display for Piece<'_> {
 /// pretty-printed or nested in a conversation file writes the same bytes.
 ///
 /// ```
-/// use transcript_replay::CompactJson;
+/// use transcript_replay::wire::CompactJson;
 ///
 /// let stored = "{\n  \"path\" : \"a b.rs\",\n  \"n\": 1.50e1 }";
 /// assert_eq!(CompactJson(stored).to_string(), r#"{"path":"a b.rs","n":1.50e1}"#);
@@ -675,7 +678,7 @@ impl fmt::Display for CompactJson<'_> {
 /// An image sent natively: the stored media type and base64 data, borrowed.
 ///
 /// ```
-/// use transcript_replay::{parse_record, replay_message, Part, Vision};
+/// use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
 ///
 /// let record = parse_record(r#"[{"role": "user", "blocks": [
 ///     {"type": "image", "media_type": "image/jpeg", "data": "/9j/4A=="}
@@ -683,7 +686,7 @@ impl fmt::Display for CompactJson<'_> {
 /// let wire = replay_message(&record[0], Vision::Sees);
 /// let Part::Image(image) = &wire.content[0] else { unreachable!() };
 /// assert_eq!((image.media_type(), image.data()), ("image/jpeg", "/9j/4A=="));
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Image<'a> {
@@ -702,12 +705,12 @@ impl<'a> Image<'a> {
     /// The media type, such as `image/png`.
     ///
     /// ```
-    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
     /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "AAAA"}]}]"#)?;
     /// # let wire = replay_message(&record[0], Vision::Sees);
     /// # let Part::Image(image) = &wire.content[0] else { unreachable!() };
     /// assert_eq!(image.media_type(), "image/png");
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn media_type(&self) -> &'a str {
         self.media_type
@@ -716,12 +719,12 @@ impl<'a> Image<'a> {
     /// The image bytes, in base64.
     ///
     /// ```
-    /// # use transcript_replay::{parse_record, replay_message, Part, Vision};
+    /// # use transcript_replay::{parse_record, replay_message, wire::Part, Vision};
     /// # let record = parse_record(r#"[{"role": "user", "blocks": [{"type": "image", "media_type": "image/png", "data": "AAAA"}]}]"#)?;
     /// # let wire = replay_message(&record[0], Vision::Sees);
     /// # let Part::Image(image) = &wire.content[0] else { unreachable!() };
     /// assert_eq!(image.data(), "AAAA");
-    /// # Ok::<(), transcript_replay::Error>(())
+    /// # Ok::<(), transcript_replay::RecordError>(())
     /// ```
     pub fn data(&self) -> &'a str {
         self.data

@@ -3,8 +3,8 @@
 //! images; a withheld image costs its marker's text.
 
 use transcript_replay::{
-    anthropic, image_tokens, openai, Block, ImageRule, Priced, Role, StoredMessage, Turn,
-    IMAGE_TOKENS,
+    anthropic, cost::image_tokens, cost::ImageRule, cost::IMAGE_TOKENS, openai, Block, Priced,
+    Role, StoredMessage, Turn,
 };
 
 #[test]

@@ -127,8 +127,12 @@ fn provider_takes_every_compatible_servers_dialect_with_its_rules() {
             .collect();
         let systems = roles.iter().filter(|role| **role == "system").count();
         match dialect.system {
-            transcript_replay::SystemText::First => assert_eq!(systems, 1, "{}", dialect.id),
-            transcript_replay::SystemText::InPlace => assert_eq!(systems, 2, "{}", dialect.id),
+            transcript_replay::dialects::SystemText::First => {
+                assert_eq!(systems, 1, "{}", dialect.id)
+            }
+            transcript_replay::dialects::SystemText::InPlace => {
+                assert_eq!(systems, 2, "{}", dialect.id)
+            }
         }
         let fragment = stdout_json(&run(&["--provider", dialect.id], ""));
         assert!(fragment.get("messages").is_some(), "{}", dialect.id);

@@ -5,8 +5,8 @@
 //! `document` and `video` with a name made to its rule), else the marker naming the provider.
 
 use transcript_replay::{
-    file_tokens, image_tokens, parse_record, replay_messages, write_record, Block, Priced,
-    Provider, Role, StoredMessage, Turn, Vision,
+    cost::file_tokens, cost::image_tokens, parse_record, replay_messages, write_record, Block,
+    Priced, Provider, Role, StoredMessage, Turn, Vision,
 };
 
 /// `%PDF-1.7` and two page objects.

@@ -6,7 +6,8 @@
 //! by how much, and which parts it is made of, when nothing left to withhold makes it fit.
 
 use transcript_replay::{
-    image_tokens, Block, Budget, Priced, Provider, Role, StoredMessage, ToolInput, Turn, Withheld,
+    cost::image_tokens, cost::Withheld, Block, Budget, Priced, Provider, Role, StoredMessage,
+    ToolInput, Turn,
 };
 
 fn history() -> Vec<StoredMessage> {

@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use transcript_replay::{
-    anthropic, bedrock, gemini, image_tokens, openai, BodyErrorKind, Budget, CallerPart, ErrorKind,
-    Provider, Sequencing, StoredMessage, StreamErrorKind, Tool, ToolChoice, ToolDeclaration,
-    ToolLinkage, ToolOutput, Turn,
+    anthropic, bedrock, cost::image_tokens, errors::BodyErrorKind, errors::CallerPart,
+    errors::ErrorKind, errors::Sequencing, errors::StreamErrorKind, errors::ToolDeclaration,
+    errors::ToolLinkage, gemini, openai, Budget, Provider, StoredMessage, Tool, ToolChoice,
+    ToolOutput, Turn,
 };
 
 mod common;
@@ -164,7 +165,7 @@ fn a_stream_says_whether_a_retry_can_help() {
         .unwrap();
     let error = reader.finish().unwrap_err();
     assert_eq!(error.kind(), StreamErrorKind::Cut);
-    assert!(error.retryable());
+    assert!(error.is_retryable());
     // The provider's overload: retryable; its refusal of the request: not.
     let event = |kind: &str, message: &str| {
         format!("event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"{kind}\",\"message\":\"{message}\"}}}}\n\n")
@@ -173,7 +174,7 @@ fn a_stream_says_whether_a_retry_can_help() {
         .feed(event("overloaded_error", "Overloaded").as_bytes())
         .unwrap_err();
     assert_eq!(error.kind(), StreamErrorKind::ProviderError);
-    assert!(error.retryable());
+    assert!(error.is_retryable());
     let error = anthropic::stream()
         .feed(
             event(
@@ -184,17 +185,17 @@ fn a_stream_says_whether_a_retry_can_help() {
         )
         .unwrap_err();
     assert_eq!(error.kind(), StreamErrorKind::ProviderError);
-    assert!(!error.retryable());
+    assert!(!error.is_retryable());
     // JSON that is not the provider's.
     let error = openai::stream().feed(b"data: {oops\n\n").unwrap_err();
     assert_eq!(error.kind(), StreamErrorKind::Json);
-    assert!(!error.retryable());
+    assert!(!error.is_retryable());
     // A frame whose prelude CRC does not match.
     let error = bedrock::stream()
         .feed(&[0, 0, 0, 16, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 0, 0])
         .unwrap_err();
     assert_eq!(error.kind(), StreamErrorKind::Frame);
-    assert!(!error.retryable());
+    assert!(!error.is_retryable());
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! from the names that providers, Bedrock and OpenRouter really use, the longest prefix wins,
 //! and a name the table does not know gets the provider's default.
 
-use transcript_replay::{file_tokens, image_tokens, Dialect, Provider, MODEL_FAMILIES};
+use transcript_replay::{
+    cost::file_tokens, cost::image_tokens, cost::MODEL_FAMILIES, Dialect, Provider,
+};
 
 /// Provider, model name as a request carries it, the family it must price by.
 const GOLDEN: &[(Provider, &str, &str)] = &[

@@ -134,3 +134,122 @@ fn no_source_file_is_longer_than_900_lines() {
     assert!(files.len() > 40, "{} files", files.len());
     assert!(long.is_empty(), "{long:?}");
 }
+
+/// Each file of a folder (by its name inside the folder, `mod` for `mod.rs`) and the files of
+/// the same folder it names: `super::name` from a file, `self::name` from `mod.rs`. A folder's
+/// `mod.rs` declares its files and gathers what they make, so its edges to them are the
+/// folder's front door, not a dependency that can close a circle: they are left out.
+fn folder_graphs() -> BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut folders: BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for path in &files {
+        let folder = path.parent().unwrap().to_owned();
+        if folder == src {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let siblings: BTreeSet<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|sibling| {
+                sibling
+                    .extension()
+                    .is_some_and(|extension| extension == "rs")
+            })
+            .map(|sibling| sibling.file_stem().unwrap().to_str().unwrap().to_owned())
+            .collect();
+        let text = std::fs::read_to_string(path).unwrap();
+        let graph = folders.entry(folder).or_default();
+        let edges = graph.entry(name.clone()).or_default();
+        if name == "mod" {
+            continue;
+        }
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            for (at, _) in code.match_indices("super::") {
+                let next: String = code[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if next != name && siblings.contains(&next) {
+                    edges.insert(next);
+                }
+            }
+        }
+    }
+    folders
+}
+
+#[test]
+fn no_two_files_of_a_folder_import_each_other_around_a_circle() {
+    let mut circles = Vec::new();
+    for (folder, graph) in folder_graphs() {
+        for start in graph.keys() {
+            // Every path from `start`; one that comes back to it is a circle.
+            let mut stack = vec![vec![start.clone()]];
+            let mut seen = BTreeSet::new();
+            while let Some(path) = stack.pop() {
+                let last = path.last().unwrap();
+                for next in graph.get(last).into_iter().flatten() {
+                    if next == start {
+                        circles.push(format!(
+                            "{}: {} -> {start}",
+                            folder.display(),
+                            path.join(" -> ")
+                        ));
+                    } else if seen.insert(next.clone()) {
+                        let mut longer = path.clone();
+                        longer.push(next.clone());
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "{circles:#?}");
+}
+
+/// A provider's variant (`Provider::Gemini`) is named only in the enum's file, the one
+/// dispatcher, and the provider's own folder: its facts live there, behind one value.
+#[test]
+fn a_provider_variant_is_named_only_by_the_enum_the_dispatcher_and_its_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let variants = [
+        ("OpenAiResponses", "openai_responses"),
+        ("OpenAi", "openai"),
+        ("Anthropic", "anthropic"),
+        ("Gemini", "gemini"),
+        ("Bedrock", "bedrock"),
+        ("Compatible", "openai"),
+    ];
+    let mut found = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).unwrap();
+        let top = relative
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        if top == "provider.rs" || top == "any_provider.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        for (variant, folder) in variants {
+            let named = text
+                .match_indices(&format!("Provider::{variant}"))
+                .any(|(at, whole)| {
+                    !text[at + whole.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                });
+            if named && top != folder {
+                found.push(format!("{}: Provider::{variant}", relative.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use transcript_replay::{
-    anthropic, bedrock, gemini, image_tokens, openai, openai_responses, parse_record, Priced,
+    anthropic, bedrock, cost::image_tokens, gemini, openai, openai_responses, parse_record, Priced,
     Provider, StoredMessage, Turn,
 };
 

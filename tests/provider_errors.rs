@@ -2,7 +2,7 @@
 //! and, for a history that outgrew the context window, the token counts the provider named.
 //! The texts are the providers' own, as their users reported them.
 
-use transcript_replay::{ErrorKind, Provider};
+use transcript_replay::{errors::ErrorKind, Provider};
 
 #[test]
 fn each_error_body_becomes_its_kind_and_counts() {

@@ -1,8 +1,9 @@
 //! Every public type can cross threads, and the wire types stay small.
 
 use transcript_replay::{
-    anthropic, gemini, openai, Auth, Block, Error, Image, ModelFamily, Part, Piece, Provider,
-    Reason, Request, Role, StoredMessage, Text, TokenUsage, Vision, WireMessage, WireRole,
+    anthropic, cost::ModelFamily, gemini, openai, wire::Image, wire::Part, wire::Piece,
+    wire::Reason, wire::Text, wire::WireRole, Auth, Block, Provider, RecordError as Error, Request,
+    Role, StoredMessage, TokenUsage, Vision, WireMessage,
 };
 
 fn assert_send_sync<T: Send + Sync>() {}
@@ -50,8 +51,8 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<transcript_replay::ToolChoice>();
     assert_send_sync::<transcript_replay::Dialect>();
     assert_send_sync::<transcript_replay::ConversationFile>();
-    assert_send_sync::<transcript_replay::Estimate>();
-    assert_send_sync::<transcript_replay::Withheld>();
+    assert_send_sync::<transcript_replay::cost::Estimate>();
+    assert_send_sync::<transcript_replay::cost::Withheld>();
 }
 
 #[test]
@@ -65,7 +66,7 @@ fn a_turn_can_be_held_across_an_await_in_a_spawned_task() {
         let turn = transcript_replay::Turn::new(&history).budget(
             transcript_replay::Budget::new(
                 1000,
-                transcript_replay::image_tokens("claude").unwrap(),
+                transcript_replay::cost::image_tokens("claude").unwrap(),
             )
             .counting_with(&count),
         );

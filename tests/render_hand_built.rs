@@ -3,7 +3,8 @@
 //! whatever the parts it is given.
 
 use transcript_replay::{
-    anthropic, bedrock, gemini, openai, openai_responses, Part, Piece, Text, WireMessage, WireRole,
+    anthropic, bedrock, gemini, openai, openai_responses, wire::Part, wire::Piece, wire::Text,
+    wire::WireRole, WireMessage,
 };
 
 /// Every provider's rendering of `messages`, as JSON.

@@ -239,7 +239,7 @@ fn a_text_part_displays_as_it_serializes() {
     )
     .unwrap();
     let wire = replay_messages(&record, Vision::Sees);
-    let transcript_replay::Part::Text(text) = &wire[0].content[0] else {
+    let transcript_replay::wire::Part::Text(text) = &wire[0].content[0] else {
         panic!("expected a text part");
     };
     assert_eq!(text.to_string(), "[Reasoning]: a\"b\n\nc");

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use transcript_replay::{
-    BodyErrorKind, CallerPart, Dialect, Provider, Reasoning, StoredMessage, Turn,
+    errors::BodyErrorKind, errors::CallerPart, Dialect, Provider, Reasoning, StoredMessage, Turn,
 };
 
 fn top_level(provider: Provider, turn: &Turn<'_>) -> Value {

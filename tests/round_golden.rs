@@ -5,8 +5,8 @@
 //! tool declarations and the live turn; with caching, the last result carries a breakpoint.
 
 use transcript_replay::{
-    image_tokens, Cache, Priced, Provider, Reply, StoredMessage, Tool, ToolChoice, ToolOutput,
-    Turn, Vision,
+    cost::image_tokens, Cache, Priced, Provider, Reply, StoredMessage, Tool, ToolChoice,
+    ToolOutput, Turn, Vision,
 };
 
 /// A 1x1 PNG.

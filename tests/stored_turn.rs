@@ -5,8 +5,8 @@
 //! prose.
 
 use transcript_replay::{
-    replay_messages, Block, Part, Provider, StoredMessage, TokenUsage, Tool, ToolInput, ToolOutput,
-    Turn, Vision, MADE_ID_PREFIX,
+    replay_messages, wire::Part, Block, Provider, StoredMessage, TokenUsage, Tool, ToolInput,
+    ToolOutput, Turn, Vision, MADE_ID_PREFIX,
 };
 
 const PNG: &str = "iVBORw0KGgo=";

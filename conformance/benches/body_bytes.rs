@@ -229,7 +229,7 @@ fn ours(text: &str, write: fn(&openai::Body<'_>) -> Vec<u8>) -> Vec<u8> {
 /// The crate's job with the reader given: to measure what each part gives.
 fn ours_reading(
     text: &str,
-    read: fn(&str) -> Result<Vec<StoredMessage>, transcript_replay::Error>,
+    read: fn(&str) -> Result<Vec<StoredMessage>, transcript_replay::RecordError>,
     write: fn(&openai::Body<'_>) -> Vec<u8>,
 ) -> Vec<u8> {
     let record = read(text).unwrap();

@@ -7,7 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
-use transcript_replay::{anthropic, estimate_tokens, image_tokens, Priced, StoredMessage, Turn};
+use transcript_replay::{
+    anthropic, cost::estimate_tokens, cost::image_tokens, Priced, StoredMessage, Turn,
+};
 use transcript_replay_conformance::corpus;
 use transcript_replay_conformance::records::agent_record;
 

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use transcript_replay::{anthropic, image_tokens, Budget, Priced, StoredMessage, Turn};
+use transcript_replay::{anthropic, cost::image_tokens, Budget, Priced, StoredMessage, Turn};
 use transcript_replay_conformance::bench::ratio;
 use transcript_replay_conformance::records::agent_record;
 

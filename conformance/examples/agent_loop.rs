@@ -49,8 +49,9 @@ pub(crate) fn main() -> Result<(), Box<dyn std::error::Error>> {
 use std::error::Error;
 use std::time::Duration;
 use transcript_replay::{
-    Auth, BodyErrorKind, Budget, Delta, ErrorKind, Priced, Provider, ProviderError, Reasoning,
-    Reply, Request, StoredMessage, StreamError, Tool, ToolError, ToolOutput, Turn,
+    errors::BodyErrorKind, errors::ErrorKind, errors::ToolError, Auth, Budget, Delta, Priced,
+    Provider, ProviderError, Reasoning, Reply, Request, StoredMessage, StreamError, Tool,
+    ToolOutput, Turn,
 };
 
 /// The HTTP response as a client gives it: status, headers, and the body's bytes as they come.
@@ -187,7 +188,7 @@ pub(crate) fn agent_turn(
         }
         let reply = match read_stream(provider, &response.chunks, &mut log.shown) {
             Ok(reply) => reply,
-            Err(error) if error.retryable() => {
+            Err(error) if error.is_retryable() => {
                 log.cut_streams += 1; // take back what was shown, and send again
                 continue;
             }

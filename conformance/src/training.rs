@@ -122,7 +122,7 @@ const SOURCES: [&str; 29] = [
     include_str!("../../src/openai_responses/request.rs"),
     include_str!("../../src/body/mod.rs"),
     include_str!("../../src/body/assemble.rs"),
-    include_str!("../../src/body_error.rs"),
+    include_str!("../../src/errors/body.rs"),
     include_str!("../../src/body/fields.rs"),
     include_str!("../../src/cost/mod.rs"),
     include_str!("../../src/cost/measure.rs"),

@@ -6,7 +6,7 @@ use transcript_replay_conformance::records as common;
 use std::io::Write;
 
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, Part, StoredMessage, Vision,
+    anthropic, gemini, openai, parse_record, replay_messages, wire::Part, StoredMessage, Vision,
 };
 
 /// A writer that only counts, so that huge requests are serialized without being kept.

@@ -5,7 +5,7 @@
 //! short indented code, progress meters, column-aligned tables, box drawing), generated from
 //! other sources and numbers than the fit's, within 10%.
 
-use transcript_replay::estimate_tokens;
+use transcript_replay::cost::estimate_tokens;
 use transcript_replay_conformance::agent::{self, Half};
 use transcript_replay_conformance::corpus;
 

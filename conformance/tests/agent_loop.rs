@@ -11,7 +11,7 @@ mod example;
 use std::time::Duration;
 
 use example::{agent_turn, canned, Log, BASE_URL};
-use transcript_replay::{Block, ErrorKind, Provider, Role, StoredMessage};
+use transcript_replay::{errors::ErrorKind, Block, Provider, Role, StoredMessage};
 use transcript_replay_conformance::streams::{self, Item, Spec};
 
 /// The providers the loop runs for: the five and Groq's dialect.
@@ -250,7 +250,7 @@ fn a_stream_cut_mid_event_is_retryable() {
                 Ok(_) => reader.finish().expect_err("a cut stream is no reply"),
                 Err(error) => error,
             };
-            if !error.retryable() {
+            if !error.is_retryable() {
                 failures.push(format!(
                     "{provider} cut at {cut}: {:?}: {error}",
                     error.kind()

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use transcript_replay::CompactJson;
+use transcript_replay::wire::CompactJson;
 use transcript_replay_conformance::records;
 
 fn value() -> impl Strategy<Value = Value> {

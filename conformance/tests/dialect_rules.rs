@@ -12,8 +12,8 @@ use jsonschema::Validator;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use transcript_replay::{
-    Dialect, Provider, Roles, RoundReasoning, StoredMessage, SystemText, Tool, ToolImages,
-    ToolOutput, Turn, Vision,
+    dialects::Roles, dialects::RoundReasoning, dialects::SystemText, dialects::ToolImages, Dialect,
+    Provider, StoredMessage, Tool, ToolOutput, Turn, Vision,
 };
 use transcript_replay_conformance::{records, schemas};
 

@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use transcript_replay::{
-    anthropic, bedrock, estimate_tokens, gemini, image_tokens, openai, openai_responses,
-    replay_messages, Cache, Estimate, Priced, StoredMessage, Turn, Vision,
+    anthropic, bedrock, cost::estimate_tokens, cost::image_tokens, cost::Estimate, gemini, openai,
+    openai_responses, replay_messages, Cache, Priced, StoredMessage, Turn, Vision,
 };
 use transcript_replay_conformance::json::strings;
 use transcript_replay_conformance::records;
@@ -47,7 +47,7 @@ fn check(name: &str, priced: &impl Priced) -> Result<(), TestCaseError> {
             text
         );
     }
-    let sum = |figure: fn(&transcript_replay::Cost) -> u64| {
+    let sum = |figure: fn(&transcript_replay::cost::Cost) -> u64| {
         estimate.messages.iter().map(figure).sum::<u64>()
     };
     prop_assert_eq!(

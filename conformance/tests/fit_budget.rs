@@ -9,7 +9,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use transcript_replay::{
-    image_tokens, Block, Budget, Estimate, Priced, Provider, Role, StoredMessage, ToolInput, Turn,
+    cost::image_tokens, cost::Estimate, Block, Budget, Priced, Provider, Role, StoredMessage,
+    ToolInput, Turn,
 };
 use transcript_replay_conformance::{records, schemas};
 

@@ -8,8 +8,8 @@
 //! (what a prefix cache reads), and how many turns rewrote more than half of the body.
 
 use transcript_replay::{
-    image_tokens, Block, Budget, Estimate, Of, Priced, Provider, Role, StoredMessage, ToolInput,
-    Turn,
+    cost::image_tokens, cost::Estimate, cost::Of, Block, Budget, Priced, Provider, Role,
+    StoredMessage, ToolInput, Turn,
 };
 use transcript_replay_conformance::records;
 

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use transcript_replay::{
-    anthropic, replay_messages, Block, ImageLimits, Part, Role, StoredMessage, Vision,
+    anthropic, replay_messages, wire::Part, Block, ImageLimits, Role, StoredMessage, Vision,
 };
 use transcript_replay_conformance::records;
 

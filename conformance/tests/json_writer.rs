@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use transcript_replay::{
-    anthropic, bedrock, gemini, image_tokens, openai, openai_responses, parse_record,
+    anthropic, bedrock, cost::image_tokens, gemini, openai, openai_responses, parse_record,
     replay_messages, Budget, Cache, Priced, Provider, StoredMessage, Tool, Turn, Vision,
 };
 use transcript_replay_conformance::records;

@@ -1159,6 +1159,6 @@ fn what_a_computer_output_item_cannot_carry_follows_it_in_a_user_message() {
     let errors = schemas::errors(&schemas::openai().validator("EasyInputMessage"), rest);
     assert!(errors.is_empty(), "{errors:?}");
     // The estimate counts the bytes the body writes.
-    let image_rule = transcript_replay::image_tokens("gpt-4o").unwrap();
+    let image_rule = transcript_replay::cost::image_tokens("gpt-4o").unwrap();
     assert_eq!(body.estimate(image_rule).bytes, bytes.len());
 }

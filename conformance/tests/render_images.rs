@@ -6,8 +6,8 @@ use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, ImageLimits, Part, Piece, Reason,
-    StoredMessage, Vision,
+    anthropic, gemini, openai, parse_record, replay_messages, wire::Part, wire::Piece,
+    wire::Reason, ImageLimits, StoredMessage, Vision,
 };
 
 const PNG: &str = common::IMAGES[0];

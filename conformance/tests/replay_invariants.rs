@@ -4,7 +4,8 @@ use transcript_replay_conformance::records as common;
 
 use proptest::prelude::*;
 use transcript_replay::{
-    parse_record, replay_message, replay_messages, Block, Part, Piece, Role, Vision, WireRole,
+    parse_record, replay_message, replay_messages, wire::Part, wire::Piece, wire::WireRole, Block,
+    Role, Vision,
 };
 
 fn visions() -> impl Strategy<Value = Vision> {

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use transcript_replay::{
-    image_tokens, Priced, Provider, StoredMessage, Tool, ToolChoice, ToolOutput, Turn, Vision,
+    cost::image_tokens, Priced, Provider, StoredMessage, Tool, ToolChoice, ToolOutput, Turn, Vision,
 };
 use transcript_replay_conformance::json::is_blank;
 use transcript_replay_conformance::{records, schemas};

@@ -4,7 +4,7 @@
 //! there is one, and offers the partial message for display only.
 
 use serde_json::json;
-use transcript_replay::{Block, ErrorKind, Provider, StreamError, StreamErrorKind};
+use transcript_replay::{errors::ErrorKind, errors::StreamErrorKind, Block, Provider, StreamError};
 use transcript_replay_conformance::streams::{self, named};
 
 /// Feeds the bytes in chunks of `size`, and returns the first failure.
@@ -196,7 +196,7 @@ fn a_bedrock_frame_whose_crc_does_not_match_or_that_is_cut_short_is_a_failure() 
     cut.extend_from_slice(&good[..good.len() / 2]);
     let error = fail(Provider::Bedrock, &cut, 4096);
     assert_eq!(error.kind(), StreamErrorKind::Cut);
-    assert!(error.retryable());
+    assert!(error.is_retryable());
     assert!(
         error.to_string().contains("the stream ends inside a frame"),
         "{error}"

@@ -2,7 +2,7 @@
 //! an agent stores: the error per kind stays within the bounds the README reports, and the
 //! total on a mixed agent transcript within 10%.
 
-use transcript_replay::estimate_tokens;
+use transcript_replay::cost::estimate_tokens;
 use transcript_replay_conformance::corpus;
 
 fn reference(text: &str) -> usize {

@@ -3,7 +3,7 @@
 //! byte (a tokenizer never makes more than one).
 
 use proptest::prelude::*;
-use transcript_replay::estimate_tokens;
+use transcript_replay::cost::estimate_tokens;
 
 /// Any text, and text of the characters an agent's records are mostly made of.
 fn text() -> impl Strategy<Value = String> {

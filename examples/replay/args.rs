@@ -5,7 +5,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use transcript_replay::{
-    image_tokens, Cache, ImageTokens, Provider, Reasoning, ToolChoice, Vision, IMAGE_TOKENS,
+    cost::image_tokens, cost::ImageTokens, cost::IMAGE_TOKENS, Cache, Provider, Reasoning,
+    ToolChoice, Vision,
 };
 
 pub const USAGE: &str = "\

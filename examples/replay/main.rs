@@ -36,7 +36,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    parse_record, replay_messages, BodyError, Budget, ImageTokens, Priced, Provider, Reply,
+    cost::ImageTokens, parse_record, replay_messages, BodyError, Budget, Priced, Provider, Reply,
     StoredMessage, Tool, ToolOutput, Turn,
 };
 

@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 
+use crate::errors::provider::{ErrorKind, ProviderError};
 use crate::provider::Provider;
-use crate::provider_error::{ErrorKind, ProviderError};
 
 /// The error types Anthropic documents, and their kinds
 /// (<https://docs.anthropic.com/en/api/errors>). `request_too_large` is 413; `overloaded_error`
@@ -33,7 +33,7 @@ const ERROR_TYPES: [(&str, ErrorKind); 10] = [
 /// > 204798`` (used 187254, max_tokens 20000, limit 204798).
 ///
 /// ```
-/// use transcript_replay::{anthropic, ErrorKind};
+/// use transcript_replay::{anthropic, errors::ErrorKind};
 ///
 /// let error = anthropic::read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
 /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));

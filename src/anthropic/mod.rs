@@ -46,7 +46,7 @@
 //!         r#"{"role":"assistant","content":[{"type":"text","text":"Hello!\n"}]}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # What Anthropic accepts, as the crate applies it
@@ -87,6 +87,7 @@ mod request;
 mod round;
 mod stream;
 mod tools;
+mod wire;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -248,7 +249,7 @@ pub const MAX_PDF_PAGES_PER_REQUEST: usize = 100;
 ///     serde_json::to_string(&request.messages[1]).unwrap(),
 ///     r#"{"role":"user","content":[{"type":"text","text":"[System]: Summary so far: greeting."}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
     render_with(messages, &LIMITS)
@@ -264,7 +265,7 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 /// let limits = ImageLimits { images_per_request: 600, ..anthropic::LIMITS };
 /// let request = anthropic::render_with(&replay_messages(&record, Vision::Sees), &limits);
 /// assert_eq!(request.messages.len(), 1);
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
     let mut rendered = render::render(messages, &RULES, limits);
@@ -315,7 +316,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 ///         r#"{"role":"user","content":[{"type":"text","text":"And b.rs?"}]}]}"#,
 ///     ),
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)

@@ -5,7 +5,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::{Base64Source, ContentBlock};
+use super::wire::{Base64Source, ContentBlock};
 use crate::body::{Answer, AssembledRound};
 use crate::cache::Cache;
 use crate::cost::{Of, Units};

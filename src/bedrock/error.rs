@@ -3,9 +3,9 @@
 
 use serde::Deserialize;
 
+use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::retry_after::header;
 use crate::provider::Provider;
-use crate::provider_error::{ErrorKind, ProviderError};
-use crate::retry_after::header;
 
 /// The exceptions Bedrock Runtime's service model names, and their kinds
 /// (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>):
@@ -40,7 +40,7 @@ const EXCEPTIONS: [(&str, ErrorKind); 11] = [
 /// body that names its exception in `__type` is read by that name.
 ///
 /// ```
-/// use transcript_replay::{bedrock, ErrorKind};
+/// use transcript_replay::{bedrock, errors::ErrorKind};
 ///
 /// let error = bedrock::read_error(400, r#"{"message": "The model returned the following errors: prompt is too long: 200049 tokens > 200000 maximum"}"#);
 /// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);

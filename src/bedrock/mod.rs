@@ -45,7 +45,7 @@
 //!         r#"{"role":"assistant","content":[{"text":"A dot."}]}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # What Bedrock Converse accepts, as the crate applies it
@@ -97,6 +97,7 @@ mod request;
 mod round;
 mod stream;
 mod tools;
+mod wire;
 
 pub use self::error::read_error;
 pub(crate) use self::error::read_error_with_headers;

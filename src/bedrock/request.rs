@@ -7,16 +7,16 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
+use super::wire::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
 use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
-use crate::file::File;
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
-use crate::wire::{Image, Part, Text};
+use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
     rendered
@@ -175,90 +175,6 @@ impl Serialize for ContentBlock<'_, '_> {
             }
         }
         block.end()
-    }
-}
-
-/// `{"format": "png", "source": {"bytes": "<base64>"}}`.
-pub(super) struct ImageBlock<'p, 'a>(pub(super) &'p Image<'a>);
-
-impl Serialize for ImageBlock<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Source<'a> {
-            bytes: crate::json::Unescaped<&'a str>,
-        }
-        let media_type = self.0.media_type();
-        // The renderer sends only the media types above, so the subtype is the format.
-        let format = media_type.strip_prefix("image/").unwrap_or(media_type);
-        let mut block = serializer.serialize_struct("ImageBlock", 2)?;
-        block.serialize_field("format", format)?;
-        block.serialize_field(
-            "source",
-            &Source {
-                bytes: self.0.data_json(),
-            },
-        )?;
-        block.end()
-    }
-}
-
-/// `{"format": "pdf", "name": "contract pdf [1]", "source": {"bytes": "<base64>"}}`: the
-/// name made to Bedrock's rule ([`document_name`](super::document_name)).
-pub(super) struct DocumentBlock<'p, 'a>(pub(super) &'p File<'a>);
-
-impl Serialize for DocumentBlock<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let format = super::file_format(self.0.media_type()).map_or("txt", |(_, format)| format);
-        let mut block = serializer.serialize_struct("DocumentBlock", 3)?;
-        block.serialize_field("format", format)?;
-        block.serialize_field(
-            "name",
-            &super::document_name(self.0.name(), self.0.ordinal()),
-        )?;
-        block.serialize_field(
-            "source",
-            &BytesSource {
-                bytes: self.0.data_json(),
-            },
-        )?;
-        block.end()
-    }
-}
-
-/// `{"format": "mp4", "source": {"bytes": "<base64>"}}`.
-pub(super) struct VideoBlock<'p, 'a>(pub(super) &'p File<'a>, pub(super) &'static str);
-
-impl Serialize for VideoBlock<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut block = serializer.serialize_struct("VideoBlock", 2)?;
-        block.serialize_field("format", self.1)?;
-        block.serialize_field(
-            "source",
-            &BytesSource {
-                bytes: self.0.data_json(),
-            },
-        )?;
-        block.end()
-    }
-}
-
-#[derive(serde::Serialize)]
-struct BytesSource<'a> {
-    bytes: crate::json::Unescaped<&'a str>,
-}
-
-/// `{"type": "default"}`, with `"ttl": "1h"` for an hour.
-pub(super) struct CachePoint(pub(super) Cache);
-
-impl Serialize for CachePoint {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut point = serializer.serialize_map(None)?;
-        point.serialize_entry("type", "default")?;
-        match self.0 {
-            Cache::FiveMinutes => {}
-            Cache::OneHour => point.serialize_entry("ttl", "1h")?,
-        }
-        point.end()
     }
 }
 

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::error::read_exception;
 use super::reply::{read_usage, result_item, result_name, SERVER_TOOL_USE, STOP_REASONS};
+use crate::errors::provider::{ErrorKind, ProviderError};
 use crate::provider::Provider;
-use crate::provider_error::{ErrorKind, ProviderError};
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;

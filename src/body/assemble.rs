@@ -9,8 +9,8 @@ use serde_json::value::RawValue;
 
 use super::fields::{Appended, Fields};
 use super::Turn;
-use crate::body_error::{BodyError, Kind};
 use crate::cache::{self, Cache};
+use crate::errors::body::{BodyError, Kind};
 use crate::file::File;
 use crate::fit::Plan;
 use crate::marker::Reason;

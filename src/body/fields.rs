@@ -6,7 +6,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
-use crate::body_error::{BodyError, Kind};
+use crate::errors::body::{BodyError, Kind};
 
 /// The caller's top-level fields, in order, each value as its exact JSON text.
 pub(crate) type Fields = Vec<(String, Box<RawValue>)>;

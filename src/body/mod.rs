@@ -26,11 +26,11 @@ use crate::tools::{Tool, ToolChoice};
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
 pub(crate) use self::build::{build, Report};
 pub(crate) use self::fields::{write_fields, Appended, Entries, Fields, Turns};
-pub use crate::body_error::BodyError;
+pub(crate) use crate::errors::body::BodyError;
 pub(crate) use crate::rounds::Answer;
 
 use self::fields::read_fields;
-pub(crate) use crate::body_error::Kind;
+pub(crate) use crate::errors::body::Kind;
 
 /// Everything one turn's request is made of, for any provider: the stored history, the live
 /// turn, the caller's instructions, and the caller's own fields and in-flight messages.
@@ -126,7 +126,7 @@ pub(crate) use crate::body_error::Kind;
 /// assert_eq!(json["model"], "claude-sonnet-4-5");
 /// assert_eq!(json["messages"].as_array().unwrap().len(), 3);
 /// assert!(json["system"][0]["text"].as_str().unwrap().starts_with("You are a careful coding agent.\n\nEarlier turns"));
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Turn<'a> {
@@ -580,7 +580,7 @@ impl<'a> Turn<'a> {
     ///         r#""tool_choice":{"type":"auto"},"messages":[{"role":"user","content":[{"type":"text","text":"What is in a.rs?"}]}]}"#,
     ///     ),
     /// );
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     #[must_use]
     pub fn tools(mut self, tools: &'a [Tool]) -> Self {
@@ -602,7 +602,7 @@ impl<'a> Turn<'a> {
     ///     bedrock::body(&turn).unwrap_err().to_string(),
     ///     "Bedrock cannot express the tool choice `none`",
     /// );
-    /// # Ok::<(), transcript_replay::ToolError>(())
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
     /// ```
     #[must_use]
     pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
@@ -717,8 +717,8 @@ impl<'a> Turn<'a> {
     /// once per step of growth, each time leaving a step of room, so that a conversation
     /// growing past its window rewrites its body (and the prompt cache) about once per step
     /// instead of on every turn. The live turn is counted in whole steps, so that its size
-    /// from turn to turn does not move it. The [`Estimate`](crate::Estimate) of the body says
-    /// what was withheld and the tokens it freed ([`Withheld`](crate::Withheld)).
+    /// from turn to turn does not move it. The [`Estimate`](crate::cost::Estimate) of the body says
+    /// what was withheld and the tokens it freed ([`Withheld`](crate::cost::Withheld)).
     ///
     /// # Errors
     ///
@@ -733,7 +733,7 @@ impl<'a> Turn<'a> {
     /// stored system messages mid-record, on all five providers).
     ///
     /// ```
-    /// use transcript_replay::{anthropic, image_tokens, Block, Budget, Priced, Role, StoredMessage, Turn};
+    /// use transcript_replay::{anthropic, cost::image_tokens, Block, Budget, Priced, Role, StoredMessage, Turn};
     ///
     /// let read = |n: usize| StoredMessage::new(Role::Assistant, vec![
     ///     Block::tool_use(format!("t{n}"), "read", "{}"),

@@ -8,7 +8,7 @@
 /// make its own for a family the crate does not list.
 ///
 /// ```
-/// use transcript_replay::{image_tokens, ImageRule, ImageTokens};
+/// use transcript_replay::{cost::image_tokens, cost::ImageRule, cost::ImageTokens};
 ///
 /// // OpenAI's worked example: a 1024x1024 image at high detail on GPT-4o is 765 tokens.
 /// assert_eq!(image_tokens("gpt-4o").unwrap().tokens(1024, 1024), 765);
@@ -30,7 +30,7 @@ pub struct ImageTokens {
 /// The shapes the providers' published image-token rules take.
 ///
 /// ```
-/// use transcript_replay::ImageRule;
+/// use transcript_replay::cost::ImageRule;
 ///
 /// let anthropic = ImageRule::Patches28 { max_long_edge: 1568, max_tokens: 1568 };
 /// assert_eq!(anthropic.tokens(200, 200), 64);
@@ -82,7 +82,7 @@ impl ImageTokens {
     /// The tokens of an image of the given size.
     ///
     /// ```
-    /// let claude = transcript_replay::image_tokens("claude").unwrap();
+    /// let claude = transcript_replay::cost::image_tokens("claude").unwrap();
     /// assert_eq!(claude.tokens(1920, 1080), 1560);
     /// ```
     pub fn tokens(&self, width: u32, height: u32) -> u64 {
@@ -93,7 +93,7 @@ impl ImageTokens {
     /// cost under the rule, or, for a rule without a most, the cost of a 2048x2048 image.
     ///
     /// ```
-    /// let claude = transcript_replay::image_tokens("claude").unwrap();
+    /// let claude = transcript_replay::cost::image_tokens("claude").unwrap();
     /// assert_eq!(claude.tokens_of_unknown_size(), 1568);
     /// ```
     pub fn tokens_of_unknown_size(&self) -> u64 {
@@ -105,7 +105,7 @@ impl ImageRule {
     /// The tokens of an image of the given size under this rule.
     ///
     /// ```
-    /// use transcript_replay::ImageRule;
+    /// use transcript_replay::cost::ImageRule;
     ///
     /// assert_eq!(ImageRule::Tiles { base: 85, per_tile: 170 }.tokens(2048, 4096), 1105);
     /// ```
@@ -331,7 +331,7 @@ const fn gemini3(family: &'static str, tokens: u32) -> ImageTokens {
 /// The crate's rule for a model family, by name (see [`IMAGE_TOKENS`]).
 ///
 /// ```
-/// use transcript_replay::image_tokens;
+/// use transcript_replay::cost::image_tokens;
 ///
 /// assert_eq!(image_tokens("gpt-4.1-mini").unwrap().tokens(1024, 1024), 1659);
 /// assert!(image_tokens("no-such-family").is_none());

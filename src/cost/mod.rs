@@ -37,6 +37,7 @@ use self::measure::measure;
 pub(crate) use self::model_family::family_of;
 pub use self::model_family::{ModelFamily, MODEL_FAMILIES};
 pub use self::withheld::Withheld;
+pub use crate::tokens::estimate_tokens;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
 /// them (the caller's fields and the tools first, when there are any, then the system text,
@@ -47,7 +48,7 @@ pub use self::withheld::Withheld;
 ///
 /// - `bytes`: exactly what the body serializes to (`serde_json::to_vec(&body)?.len()`);
 ///   a message's bytes are those of its own JSON in the body.
-/// - `text_tokens`: the text parts, counted by [`estimate_tokens`](crate::estimate_tokens) or
+/// - `text_tokens`: the text parts, counted by [`estimate_tokens`] or
 ///   by the caller's tokenizer, called with the exact text of each part as it is sent. A
 ///   withheld image costs its marker's text, which is a text part.
 /// - `images` and `image_tokens`: the native images, priced from their pixel size by an
@@ -56,7 +57,7 @@ pub use self::withheld::Withheld;
 ///   the JSON when no file is sent natively.
 ///
 /// ```
-/// use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
+/// use transcript_replay::{anthropic, cost::image_tokens, Priced, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Is a.rs empty?"), StoredMessage::assistant("Yes.")];
 /// let live = [StoredMessage::user("And b.rs?")];
@@ -95,7 +96,7 @@ pub struct Estimate {
 /// what it belongs to ([`Of`]).
 ///
 /// ```
-/// use transcript_replay::{openai, image_tokens, Of, Priced, StoredMessage, Turn};
+/// use transcript_replay::{openai, cost::image_tokens, cost::Of, Priced, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
 /// let turn = Turn::new(&history).instructions("Be brief.");
@@ -146,7 +147,7 @@ impl Estimate {
     /// [`Budget`](crate::Budget) counts them.
     ///
     /// ```
-    /// use transcript_replay::{anthropic, image_tokens, Priced, StoredMessage, Turn};
+    /// use transcript_replay::{anthropic, cost::image_tokens, Priced, StoredMessage, Turn};
     ///
     /// let history = [StoredMessage::user("Is a.rs empty?")];
     /// let turn = Turn::new(&history);
@@ -174,7 +175,7 @@ impl Estimate {
 /// | anything else (office documents) | a token a byte | the crate's bound: compressed documents hold more text than bytes |
 ///
 /// ```
-/// use transcript_replay::{file_tokens, image_tokens};
+/// use transcript_replay::{cost::file_tokens, cost::image_tokens};
 ///
 /// // "%PDF-" and one page object.
 /// let pdf = "JVBERi0xLjcKPDwvVHlwZSAvUGFnZT4+";
@@ -223,7 +224,7 @@ pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
 /// several), `live N` (begins with live message N), `round N`, or `appended N`.
 ///
 /// ```
-/// assert_eq!(transcript_replay::Of::History(3).to_string(), "history 3");
+/// assert_eq!(transcript_replay::cost::Of::History(3).to_string(), "history 3");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -305,7 +306,7 @@ impl Of {
 ///
 /// # Text tokens
 ///
-/// [`estimate_tokens`](crate::estimate_tokens) prices each pair of neighbouring bytes by their
+/// [`estimate_tokens`] prices each pair of neighbouring bytes by their
 /// states; its 484 prices (22 states) were fitted against OpenAI's `o200k_base` on one set of
 /// texts, including half of a corpus of real agent sessions from public repositories
 /// (`cargo run --release -p transcript-replay-conformance --example fit_text_estimate`), and
@@ -346,7 +347,7 @@ impl Of {
 /// same serializers, without writing the body.
 ///
 /// ```
-/// use transcript_replay::{gemini, image_tokens, replay_messages, Priced, StoredMessage, Vision};
+/// use transcript_replay::{gemini, cost::image_tokens, replay_messages, Priced, StoredMessage, Vision};
 ///
 /// let record = [StoredMessage::user("Hi")];
 /// let fragment = gemini::render(&replay_messages(&record, Vision::Sees));
@@ -365,7 +366,7 @@ pub trait Priced: Serialize + sealed::Sealed {
         None
     }
 
-    /// The cost, with the default text estimate ([`estimate_tokens`](crate::estimate_tokens)).
+    /// The cost, with the default text estimate ([`estimate_tokens`]).
     fn estimate(&self, images: &ImageTokens) -> Estimate {
         estimate(self, images, &mut TextCount::Default)
     }
@@ -454,10 +455,28 @@ pub(crate) enum Slot {
 }
 
 /// A body's units, and where they are.
+/// Shown by its size only: the units borrow a body's parts.
+impl std::fmt::Debug for Unit<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unit")
+            .field("of", &self.of)
+            .finish_non_exhaustive()
+    }
+}
+
 #[doc(hidden)]
 pub struct Units<'a> {
     units: Vec<Unit<'a>>,
     slots: Vec<(&'a str, Slot)>,
+}
+
+/// Shown by its size only: the units borrow a body's parts.
+impl std::fmt::Debug for Units<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Units")
+            .field("units", &self.units.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Units<'a> {
@@ -603,7 +622,7 @@ pub(crate) fn image_cost(rule: &ImageTokens, data: &str) -> u64 {
 
 /// Who counts a text's tokens.
 enum TextCount<'f> {
-    /// [`estimate_tokens`](crate::estimate_tokens), fed as the text is written.
+    /// [`estimate_tokens`], fed as the text is written.
     Default,
     /// The caller's counter, with the text built once.
     Caller(&'f mut dyn FnMut(&str) -> usize),

@@ -12,7 +12,7 @@ use super::image_tokens::{
 /// `rule`, as `source` publishes.
 ///
 /// ```
-/// use transcript_replay::{image_tokens, MODEL_FAMILIES};
+/// use transcript_replay::{cost::image_tokens, cost::MODEL_FAMILIES};
 ///
 /// let row = MODEL_FAMILIES.iter().find(|row| row.prefix == "gpt-4o-mini").unwrap();
 /// assert_eq!(row.rule, image_tokens("gpt-4o-mini").unwrap());
@@ -22,7 +22,7 @@ use super::image_tokens::{
 pub struct ModelFamily {
     /// The beginning of the model names the row covers (`gpt-4.1-mini`), lowercase.
     pub prefix: &'static str,
-    /// The family's rule, one of [`IMAGE_TOKENS`](crate::IMAGE_TOKENS).
+    /// The family's rule, one of [`IMAGE_TOKENS`](crate::cost::IMAGE_TOKENS).
     pub rule: &'static ImageTokens,
     /// The page that says these models price images by that rule.
     pub source: &'static str,
@@ -43,7 +43,7 @@ const fn row(
     }
 }
 
-/// The model names [`Provider::image_tokens_for`] knows, by prefix, with the page that
+/// The model names [`Provider::image_tokens_for`](crate::Provider::image_tokens_for) knows, by prefix, with the page that
 /// publishes each family's rule.
 ///
 /// A row matches a model's name (compared in lowercase) when the name, or the part of it after
@@ -79,7 +79,7 @@ const fn row(
 /// names are known here.
 ///
 /// ```
-/// use transcript_replay::{Provider, MODEL_FAMILIES};
+/// use transcript_replay::{Provider, cost::MODEL_FAMILIES};
 ///
 /// let openai: Provider = "openai".parse().unwrap();
 /// for row in MODEL_FAMILIES {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// What a [`Budget`](crate::Budget) withheld from a body, by kind, and the tokens that freed: the `withheld`
-/// of an [`Estimate`](crate::Estimate).
+/// of an [`Estimate`](crate::cost::Estimate).
 ///
 /// Outputs, inputs, reasoning, images and user texts count those withheld in the messages the
 /// body kept (outputs include those of the rounds in flight);
@@ -11,7 +11,7 @@ use serde::Serialize;
 /// estimate less the fitted body's, counted as the budget counts.
 ///
 /// ```
-/// let nothing = transcript_replay::Withheld::default();
+/// let nothing = transcript_replay::cost::Withheld::default();
 /// assert_eq!(
 ///     serde_json::to_string(&nothing).unwrap(),
 ///     r#"{"outputs":0,"inputs":0,"reasoning":0,"images":0,"messages":0,"tokens":0}"#,

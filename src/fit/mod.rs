@@ -38,7 +38,7 @@ pub(crate) use self::plan::{Plan, RoundOutput, FLOOR};
 /// [`Turn`](crate::Turn) fits its body to ([`Turn::budget`](crate::Turn::budget)).
 ///
 /// Tokens are counted as [`Priced::estimate`](crate::Priced::estimate) counts them: text by
-/// [`estimate_tokens`](crate::estimate_tokens), or by your own counter
+/// [`estimate_tokens`](crate::cost::estimate_tokens), or by your own counter
 /// ([`counting_with`](Budget::counting_with)), and native images by the [`ImageTokens`] rule
 /// of the model's family. Leave room in it for the reply: a provider's window holds the input
 /// and the output.
@@ -49,7 +49,7 @@ pub(crate) use self::plan::{Plan, RoundOutput, FLOOR};
 /// not on every turn.
 ///
 /// ```
-/// use transcript_replay::{image_tokens, Budget};
+/// use transcript_replay::{cost::image_tokens, Budget};
 ///
 /// let claude = image_tokens("claude").unwrap();
 /// let budget = Budget::new(180_000, claude).step(10_000);
@@ -80,7 +80,7 @@ impl<'a> Budget<'a> {
     /// estimate.
     ///
     /// ```
-    /// let budget = transcript_replay::Budget::new(100_000, transcript_replay::image_tokens("gpt-4.1").unwrap());
+    /// let budget = transcript_replay::Budget::new(100_000, transcript_replay::cost::image_tokens("gpt-4.1").unwrap());
     /// assert_eq!(budget.tokens(), 100_000);
     /// ```
     pub fn new(tokens: u64, images: &'a ImageTokens) -> Self {
@@ -96,7 +96,7 @@ impl<'a> Budget<'a> {
     /// text of each text part as it is sent.
     ///
     /// ```
-    /// use transcript_replay::{image_tokens, Budget};
+    /// use transcript_replay::{cost::image_tokens, Budget};
     ///
     /// let words = |text: &str| text.split_whitespace().count();
     /// let budget = Budget::new(50_000, image_tokens("gemini-2").unwrap()).counting_with(&words);
@@ -111,7 +111,7 @@ impl<'a> Budget<'a> {
     /// The budget, moving in steps of `tokens` (at least 1) instead of a tenth of it.
     ///
     /// ```
-    /// let budget = transcript_replay::Budget::new(1_000, transcript_replay::image_tokens("claude").unwrap()).step(0);
+    /// let budget = transcript_replay::Budget::new(1_000, transcript_replay::cost::image_tokens("claude").unwrap()).step(0);
     /// assert_eq!(budget.step_tokens(), 1);
     /// ```
     #[must_use]
@@ -123,7 +123,7 @@ impl<'a> Budget<'a> {
     /// The input tokens the request may use.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::Budget::new(7, transcript_replay::image_tokens("claude").unwrap()).tokens(), 7);
+    /// assert_eq!(transcript_replay::Budget::new(7, transcript_replay::cost::image_tokens("claude").unwrap()).tokens(), 7);
     /// ```
     pub fn tokens(&self) -> u64 {
         self.tokens
@@ -132,7 +132,7 @@ impl<'a> Budget<'a> {
     /// The step the withholding moves in, in tokens.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::Budget::new(95, transcript_replay::image_tokens("claude").unwrap()).step_tokens(), 9);
+    /// assert_eq!(transcript_replay::Budget::new(95, transcript_replay::cost::image_tokens("claude").unwrap()).step_tokens(), 9);
     /// ```
     pub fn step_tokens(&self) -> u64 {
         self.step.unwrap_or(self.tokens / 10).max(1)

@@ -3,9 +3,9 @@
 
 use serde::Deserialize;
 
+use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::retry_after::go_duration;
 use crate::provider::Provider;
-use crate::provider_error::{ErrorKind, ProviderError};
-use crate::retry_after::go_duration;
 
 /// The canonical statuses Google's APIs answer with, and their kinds
 /// (<https://ai.google.dev/gemini-api/docs/troubleshooting>): `RESOURCE_EXHAUSTED` is 429,
@@ -38,7 +38,7 @@ const STATUSES: [(&str, ErrorKind); 11] = [
 /// 58.9s`.
 ///
 /// ```
-/// use transcript_replay::{gemini, ErrorKind};
+/// use transcript_replay::{gemini, errors::ErrorKind};
 ///
 /// let error = gemini::read_error(400, r#"{"error": {"code": 400, "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}"#);
 /// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);

@@ -45,7 +45,7 @@
 //!         r#"{"role":"model","parts":[{"text":"A logo."}]}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # What Gemini accepts, as the crate applies it
@@ -85,6 +85,7 @@ mod request;
 mod round;
 mod stream;
 mod tools;
+mod wire;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;
@@ -255,7 +256,7 @@ pub const MAX_FILE_BASE64_LEN_PER_REQUEST: usize = 100_000_000;
 ///     serde_json::to_string(&request).unwrap(),
 ///     r#"{"contents":[{"role":"user","parts":[{"text":"[Image (image/gif) not shown: Gemini does not accept image/gif]"}]}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
     render_with(messages, &LIMITS)
@@ -271,7 +272,7 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 /// let limits = ImageLimits { base64_len_per_request: 20_000_000, base64_len_per_image: 20_000_000, ..gemini::LIMITS };
 /// let request = gemini::render_with(&replay_messages(&record, Vision::Sees), &limits);
 /// assert_eq!(request.contents.len(), 1);
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
     let mut rendered = render::render(messages, &RULES, limits);
@@ -314,7 +315,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 ///         r#""contents":[{"role":"user","parts":[{"text":"Is a.rs empty?\n\nAnd b.rs?"}]}]}"#,
 ///     ),
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     crate::body::build(turn, &RULES, &LIMITS, Body::new)

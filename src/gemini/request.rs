@@ -7,6 +7,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
+use super::wire::{GeminiPart, TextPart};
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::Withheld;
@@ -124,7 +125,7 @@ impl Serialize for Body<'_> {
 /// let request = gemini::render(&replay_messages(&record, Vision::Sees));
 /// assert!(request.system_instruction.is_none());
 /// assert_eq!(request.contents.len(), 1);
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request<'a> {
@@ -193,7 +194,7 @@ pub enum Role {
 /// let record = parse_record(r#"[{"role": "assistant", "blocks": [{"type": "text", "text": "Done."}]}]"#)?;
 /// let request = gemini::render(&replay_messages(&record, Vision::Sees));
 /// assert_eq!(serde_json::to_string(&request.contents[0]).unwrap(), r#"{"role":"model","parts":[{"text":"Done."}]}"#);
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Content<'a> {
@@ -218,57 +219,6 @@ impl Serialize for Parts<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.0.iter().map(GeminiPart))
     }
-}
-
-pub(super) struct GeminiPart<'p, 'a>(pub(super) &'p Part<'a>);
-
-impl Serialize for GeminiPart<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Part::Text(text) => TextPart(text).serialize(serializer),
-            Part::Image(image) => {
-                let mut part = serializer.serialize_struct("Part", 1)?;
-                part.serialize_field(
-                    "inlineData",
-                    &Blob {
-                        mime_type: image.media_type(),
-                        data: image.data_json(),
-                    },
-                )?;
-                part.end()
-            }
-            Part::File(file) => {
-                let mut part = serializer.serialize_struct("Part", 1)?;
-                // In lowercase, as Gemini's list spells it.
-                let media_type = crate::file::lowercase(file.media_type());
-                part.serialize_field(
-                    "inlineData",
-                    &Blob {
-                        mime_type: &media_type,
-                        data: file.data_json(),
-                    },
-                )?;
-                part.end()
-            }
-        }
-    }
-}
-
-struct TextPart<'p, 'a>(&'p Text<'a>);
-
-impl Serialize for TextPart<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut part = serializer.serialize_struct("Part", 1)?;
-        part.serialize_field("text", self.0)?;
-        part.end()
-    }
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Blob<'a> {
-    mime_type: &'a str,
-    data: crate::json::Unescaped<&'a str>,
 }
 
 impl cost::sealed::Sealed for Request<'_> {}

@@ -5,7 +5,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::GeminiPart;
+use super::wire::GeminiPart;
 use crate::body::{Answer, AssembledRound};
 use crate::cost::{Of, Units};
 use crate::wire::{Part, Piece, Text};

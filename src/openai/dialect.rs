@@ -1,6 +1,6 @@
 //! The named dialects of OpenAI-compatible servers, each rule with its source.
 
-use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
+use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 
 /// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
 const OPENAI_IMAGES: &[&str] = &crate::openai::MEDIA_TYPES;
@@ -90,7 +90,7 @@ impl Dialect {
     /// `executed_tools`: both are read.
     ///
     /// ```
-    /// use transcript_replay::{Dialect, RoundReasoning};
+    /// use transcript_replay::{Dialect, dialects::RoundReasoning};
     /// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
     /// ```
     pub const GROQ: Dialect = Dialect {
@@ -194,7 +194,7 @@ impl Dialect {
     /// (<https://github.com/Kilo-Org/kilocode/issues/10375>), so the round leaves it out.
     ///
     /// ```
-    /// use transcript_replay::{Dialect, RoundReasoning};
+    /// use transcript_replay::{Dialect, dialects::RoundReasoning};
     /// assert_eq!(Dialect::CEREBRAS.round_reasoning, RoundReasoning::LeftOut);
     /// ```
     pub const CEREBRAS: Dialect = Dialect {
@@ -213,7 +213,7 @@ impl Dialect {
     /// `source` blocks.
     ///
     /// ```
-    /// use transcript_replay::{Dialect, Roles};
+    /// use transcript_replay::{Dialect, dialects::Roles};
     /// assert_eq!(Dialect::PERPLEXITY.roles, Roles::Alternate);
     /// ```
     pub const PERPLEXITY: Dialect = Dialect {
@@ -252,7 +252,7 @@ impl Dialect {
     /// models answer with `<think>` tags in `content`.
     ///
     /// ```
-    /// use transcript_replay::{Dialect, SystemText};
+    /// use transcript_replay::{Dialect, dialects::SystemText};
     /// assert_eq!(Dialect::VLLM.system, SystemText::First);
     /// ```
     pub const VLLM: Dialect = Dialect {
@@ -310,7 +310,7 @@ impl Dialect {
     /// (<https://lmstudio.ai/docs/app/api/endpoints/openai>).
     ///
     /// ```
-    /// use transcript_replay::{Dialect, Roles};
+    /// use transcript_replay::{Dialect, dialects::Roles};
     /// assert_eq!(Dialect::LM_STUDIO.roles, Roles::Alternate);
     /// ```
     pub const LM_STUDIO: Dialect = Dialect {

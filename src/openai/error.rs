@@ -1,8 +1,8 @@
 //! Reading an OpenAI error response, or an error in a stream, into a [`ProviderError`]: Chat
 //! Completions and Responses share the shape.
 
+use crate::errors::provider::{ErrorKind, ProviderError};
 use crate::provider::Provider;
-use crate::provider_error::{ErrorKind, ProviderError};
 
 /// The error codes whose kind the status does not say
 /// (<https://platform.openai.com/docs/guides/error-codes>): a quota that is used up is a 429
@@ -40,7 +40,7 @@ const TYPES: [(&str, ErrorKind); 5] = [
 /// status alone.
 ///
 /// ```
-/// use transcript_replay::{openai, ErrorKind};
+/// use transcript_replay::{openai, errors::ErrorKind};
 ///
 /// let error = openai::read_error(400, r#"{"error": {"message": "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.",
 ///     "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}"#);

@@ -30,7 +30,7 @@
 //!         r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"}}]}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # What OpenAI Chat accepts, as the crate applies it
@@ -88,15 +88,17 @@ mod request;
 mod round;
 mod stream;
 mod tools;
+mod wire;
 
 pub use self::error::read_error;
 pub(crate) use self::error::{from_parts as error_from_parts, read as read_any_error};
 pub use self::reply::read_reply;
 pub(crate) use self::reply::read_reply_of;
-pub use self::request::{Body, Message, Request};
+pub use self::request::{Body, Request};
 pub use self::stream::stream;
 pub(crate) use self::stream::stream_of;
-pub use crate::dialect::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
+pub use self::wire::Message;
+pub use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 
 use crate::body::{BodyError, Turn};
 use crate::cost::GPT_4O;
@@ -238,7 +240,7 @@ pub const MAX_FILE_BASE64_LEN: usize = 50 * 1024 * 1024;
 ///     serde_json::to_string(&request).unwrap(),
 ///     r#"{"messages":[{"role":"assistant","content":"[Image (image/png) not shown: OpenAI accepts images only in user messages]"}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
     render_with(messages, &LIMITS)
@@ -258,7 +260,7 @@ pub fn render<'a>(messages: &[WireMessage<'a>]) -> Request<'a> {
 ///     serde_json::to_string(&openai::render_with(&wire, &tiny)).unwrap(),
 ///     r#"{"messages":[{"role":"user","content":"[Image (image/gif) not shown: OpenAI takes at most 10 bytes of image data a request, and the newest images are kept]"}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Request<'a> {
     Request {
@@ -283,7 +285,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 ///     serde_json::to_string(&request).unwrap(),
 ///     r#"{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi\n\nStill there?"}]}"#,
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn render_for<'a>(messages: &[WireMessage<'a>], dialect: &'static Dialect) -> Request<'a> {
     let rules = rules_of(Provider::Compatible(dialect), dialect);
@@ -334,7 +336,7 @@ pub fn render_for<'a>(messages: &[WireMessage<'a>], dialect: &'static Dialect) -
 ///         r#"{"role":"user","content":"And b.rs?"}]}"#,
 ///     ),
 /// );
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
     body_of(turn, Provider::OpenAi)

@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::Message;
+use super::wire::Message;
 use crate::body::{AssembledRound, Entries};
 use crate::cost::{Of, Units};
-use crate::dialect::{Dialect, RoundReasoning, ToolImages};
+use crate::dialects::{Dialect, RoundReasoning, ToolImages};
 use crate::marker::Reason;
 use crate::provider::Provider;
 use crate::wire::{Part, Piece, Text, WireRole};

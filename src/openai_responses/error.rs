@@ -1,9 +1,9 @@
 //! Reading a Responses error response into a [`ProviderError`]: the shape Chat Completions
 //! errors have.
 
+use crate::errors::provider::ProviderError;
 use crate::openai;
 use crate::provider::Provider;
-use crate::provider_error::ProviderError;
 
 /// Reads a Responses error response (`{"error": {"message", "type", "param", "code"}}`) and
 /// its HTTP status into a [`ProviderError`], as
@@ -12,7 +12,7 @@ use crate::provider_error::ProviderError;
 /// exceeds the context window of this model" (<https://github.com/dyad-sh/dyad/issues/1672>).
 ///
 /// ```
-/// use transcript_replay::{openai_responses, ErrorKind};
+/// use transcript_replay::{openai_responses, errors::ErrorKind};
 ///
 /// let error = openai_responses::read_error(400, r#"{"error": {"message": "Your input exceeds the context window of this model. Please adjust your input and try again.",
 ///     "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}"#);

@@ -33,7 +33,7 @@
 //!         r#"{"role":"assistant","content":"A dot."}]}"#,
 //!     ),
 //! );
-//! # Ok::<(), transcript_replay::Error>(())
+//! # Ok::<(), transcript_replay::RecordError>(())
 //! ```
 //!
 //! # What OpenAI Responses accepts, as the crate applies it
@@ -66,6 +66,7 @@ mod request;
 mod round;
 mod stream;
 mod tools;
+mod wire;
 
 pub use self::error::read_error;
 pub use self::reply::read_reply;

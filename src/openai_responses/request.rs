@@ -6,15 +6,15 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
+use super::wire::InputPart;
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cost::Withheld;
 use crate::cost::{self, tool_text, Of, Priced, Units};
-use crate::file::FileDataUrl;
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
-use crate::wire::{DataUrl, Part, Text, WireRole};
+use crate::wire::{Part, Text, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
     rendered
@@ -38,7 +38,7 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 ///
 /// let record = [StoredMessage::user("Hi")];
 /// let request = openai_responses::render(&replay_messages(&record, Vision::Sees));
-/// assert_eq!(request.input[0].role, transcript_replay::WireRole::User);
+/// assert_eq!(request.input[0].role, transcript_replay::wire::WireRole::User);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request<'a> {
@@ -88,38 +88,6 @@ struct Parts<'p, 'a>(&'p [Part<'a>]);
 impl Serialize for Parts<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.0.iter().map(InputPart))
-    }
-}
-
-pub(super) struct InputPart<'p, 'a>(pub(super) &'p Part<'a>);
-
-impl Serialize for InputPart<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Part::Text(text) => {
-                let mut part = serializer.serialize_struct("InputText", 2)?;
-                part.serialize_field("type", "input_text")?;
-                part.serialize_field("text", text)?;
-                part.end()
-            }
-            Part::Image(image) => {
-                let mut part = serializer.serialize_struct("InputImage", 3)?;
-                part.serialize_field("type", "input_image")?;
-                part.serialize_field("image_url", &DataUrl(image))?;
-                part.serialize_field("detail", "auto")?;
-                part.end()
-            }
-            Part::File(file) => {
-                let mut part = serializer.serialize_struct("InputFile", 3)?;
-                part.serialize_field("type", "input_file")?;
-                part.serialize_field(
-                    "filename",
-                    &crate::file::name_or_default(file.name(), file.media_type()),
-                )?;
-                part.serialize_field("file_data", &FileDataUrl(file))?;
-                part.end()
-            }
-        }
     }
 }
 

@@ -11,7 +11,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
-use super::request::InputPart;
+use super::wire::InputPart;
 use crate::body::{Answer, AssembledRound};
 use crate::cost::{Of, Units};
 use crate::file::File;

@@ -21,7 +21,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::error::{Between, Error};
+use crate::errors::record::{Between, RecordError as Error};
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 mod fast;
@@ -52,7 +52,7 @@ mod fast;
 ///
 /// let error = parse_record(r#"{"version": 2, "messages": []}"#).unwrap_err();
 /// assert_eq!(error.to_string(), "line 1, column 13: unsupported version 2, only version 1 exists");
-/// # Ok::<(), transcript_replay::Error>(())
+/// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
     // The fast reader takes the record that is plainly well formed; the serde reader reads

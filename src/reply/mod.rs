@@ -12,8 +12,8 @@ use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 use crate::stop::StopReason;
 
-pub use self::at::ReplyError;
 pub(crate) use self::at::{object_input, At};
+pub(crate) use crate::errors::reply::ReplyError;
 
 /// A provider's reply, read: the stored message of the assistant's turn, why the model
 /// stopped, and which tool calls' inputs are not complete JSON.
@@ -30,7 +30,7 @@ pub(crate) use self::at::{object_input, At};
 ///   ordinary end.
 /// - **JSON inputs are stored compacted**: a tool input the provider sends as a JSON value
 ///   (Anthropic, Gemini, Bedrock) is stored without the white space between its tokens
-///   ([`CompactJson`](crate::CompactJson)'s rule; strings, their escapes and the spelling of
+///   ([`CompactJson`](crate::wire::CompactJson)'s rule; strings, their escapes and the spelling of
 ///   numbers stay as sent), so the same response stores the same bytes whether it was
 ///   pretty-printed, compact or streamed, and [`write_record`](crate::write_record) writes it
 ///   on one line (`conformance/tests/reply_bytes.rs`).

@@ -5,7 +5,7 @@
 /// Where a server takes system text.
 ///
 /// ```
-/// use transcript_replay::{Dialect, SystemText};
+/// use transcript_replay::{Dialect, dialects::SystemText};
 ///
 /// assert_eq!(Dialect::OPENAI.system, SystemText::InPlace);
 /// assert_eq!(Dialect::VLLM.system, SystemText::First);
@@ -23,7 +23,7 @@ pub enum SystemText {
 /// Whether a server takes adjacent messages of one role.
 ///
 /// ```
-/// use transcript_replay::{Dialect, Roles};
+/// use transcript_replay::{Dialect, dialects::Roles};
 ///
 /// assert_eq!(Dialect::OPENAI.roles, Roles::Kept);
 /// assert_eq!(Dialect::PERPLEXITY.roles, Roles::Alternate);
@@ -43,7 +43,7 @@ pub enum Roles {
 /// takes text only).
 ///
 /// ```
-/// use transcript_replay::{Dialect, ToolImages};
+/// use transcript_replay::{Dialect, dialects::ToolImages};
 ///
 /// assert_eq!(Dialect::OPENAI.tool_images, ToolImages::AfterResults);
 /// assert_eq!(Dialect::MISTRAL.tool_images, ToolImages::Marker);
@@ -62,7 +62,7 @@ pub enum ToolImages {
 /// Whether the reasoning of a reply goes back in the round in flight.
 ///
 /// ```
-/// use transcript_replay::{Dialect, RoundReasoning};
+/// use transcript_replay::{Dialect, dialects::RoundReasoning};
 ///
 /// assert_eq!(Dialect::DEEPSEEK.round_reasoning, RoundReasoning::Echoed);
 /// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
@@ -96,7 +96,7 @@ pub enum RoundReasoning {
 ///
 /// ```
 /// use serde_json::json;
-/// use transcript_replay::{Dialect, Provider, Roles, StoredMessage, SystemText, Turn};
+/// use transcript_replay::{Dialect, Provider, dialects::Roles, StoredMessage, dialects::SystemText, Turn};
 ///
 /// // Qwen behind vLLM: the template wants the system text first and alternating turns,
 /// // and the model thinks in `<think>` tags (vLLM without a reasoning parser).

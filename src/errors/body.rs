@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::body_error_kind::{BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage};
+use crate::errors::body_kind::{
+    BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage,
+};
 use crate::provider::Provider;
 
 /// Why a whole request body cannot be built: a provider would reject every body that could
@@ -35,7 +37,7 @@ impl BodyError {
     /// calls, the caller's own parts, or the tools.
     ///
     /// ```
-    /// use transcript_replay::{anthropic, image_tokens, BodyErrorKind, Budget, StoredMessage, Turn};
+    /// use transcript_replay::{anthropic, cost::image_tokens, errors::BodyErrorKind, Budget, StoredMessage, Turn};
     ///
     /// let live = [StoredMessage::user("Read this. ".repeat(400))];
     /// let claude = image_tokens("claude").unwrap();

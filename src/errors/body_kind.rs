@@ -9,7 +9,7 @@ use crate::provider::Provider;
 /// to fix, never a retry).
 ///
 /// ```
-/// use transcript_replay::{gemini, BodyErrorKind, Sequencing, StoredMessage, Turn};
+/// use transcript_replay::{gemini, errors::BodyErrorKind, errors::Sequencing, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
 /// let error = gemini::body(&Turn::new(&history)).unwrap_err();
@@ -46,7 +46,7 @@ pub enum BodyErrorKind<'a> {
 /// Turns out of the order the provider takes ([`BodyErrorKind::Sequencing`]).
 ///
 /// ```
-/// use transcript_replay::{bedrock, BodyErrorKind, Sequencing, StoredMessage, Turn};
+/// use transcript_replay::{bedrock, errors::BodyErrorKind, errors::Sequencing, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::assistant("Hello!"), StoredMessage::user("Hi")];
 /// let error = bedrock::body(&Turn::new(&history)).unwrap_err();
@@ -79,7 +79,7 @@ pub enum Sequencing {
 /// its index among the turn's rounds, counted from 0 as the error's text counts it.
 ///
 /// ```
-/// use transcript_replay::{openai, BodyErrorKind, StoredMessage, ToolLinkage, ToolOutput, Turn};
+/// use transcript_replay::{openai, errors::BodyErrorKind, StoredMessage, errors::ToolLinkage, ToolOutput, Turn};
 ///
 /// let reply = openai::read_reply(r#"{"choices": [{"message": {"role": "assistant", "content": null,
 ///     "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
@@ -138,7 +138,7 @@ pub enum ToolLinkage<'a> {
 ///
 /// ```
 /// use serde_json::json;
-/// use transcript_replay::{anthropic, BodyErrorKind, CallerPart, StoredMessage, Turn};
+/// use transcript_replay::{anthropic, errors::BodyErrorKind, errors::CallerPart, StoredMessage, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
 /// let fields = json!({"messages": []});
@@ -206,7 +206,7 @@ pub enum CallerPart<'a> {
 /// Tool declarations or a tool choice the provider does not take ([`BodyErrorKind::Tools`]).
 ///
 /// ```
-/// use transcript_replay::{anthropic, BodyErrorKind, StoredMessage, ToolChoice, ToolDeclaration, Turn};
+/// use transcript_replay::{anthropic, errors::BodyErrorKind, StoredMessage, ToolChoice, errors::ToolDeclaration, Turn};
 ///
 /// let history = [StoredMessage::user("Hi")];
 /// let error = anthropic::body(&Turn::new(&history).tool_choice(ToolChoice::Required)).unwrap_err();

@@ -23,7 +23,7 @@ use std::fmt;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{location}: {what}")]
-pub struct Error {
+pub struct RecordError {
     location: Location,
     what: String,
 }
@@ -77,7 +77,7 @@ pub(crate) fn json_what(error: &serde_json::Error) -> String {
     }
 }
 
-impl Error {
+impl RecordError {
     /// Builds the error of a failure between two elements of an array (at the separator
     /// after the one named), which belongs to no element: `message` is the message whose
     /// blocks were being read, if any.
@@ -86,7 +86,7 @@ impl Error {
         message: Option<usize>,
         between: Between,
     ) -> Self {
-        let mut built = Error::from_json(error, message, None);
+        let mut built = RecordError::from_json(error, message, None);
         let after = match between {
             Between::Messages(previous) => format!(" after message {previous}"),
             Between::Blocks(previous) => format!(" after block {previous}"),
@@ -103,7 +103,7 @@ impl Error {
     ) -> Self {
         let (line, column) = (error.line(), error.column());
         let what = json_what(error);
-        Error {
+        RecordError {
             location: Location {
                 message,
                 block: message.and(block),

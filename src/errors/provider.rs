@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::overflow::Overflow;
+use crate::errors::overflow::Overflow;
+use crate::errors::retry_after::{self, Hints};
 use crate::provider::Provider;
-use crate::retry_after::{self, Hints};
 
 /// What kind of error a provider answered with.
 ///
@@ -19,7 +19,7 @@ use crate::retry_after::{self, Hints};
 /// `permission`, `not_found`, `server` or `other`.
 ///
 /// ```
-/// use transcript_replay::ErrorKind;
+/// use transcript_replay::errors::ErrorKind;
 ///
 /// assert_eq!(ErrorKind::ContextWindowExceeded.as_str(), "context_window_exceeded");
 /// assert!(ErrorKind::Overloaded.is_retryable());
@@ -57,7 +57,7 @@ impl ErrorKind {
     /// The kind's name.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::ErrorKind::RateLimited.as_str(), "rate_limited");
+    /// assert_eq!(transcript_replay::errors::ErrorKind::RateLimited.as_str(), "rate_limited");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -78,7 +78,7 @@ impl ErrorKind {
     /// server errors, never for the others.
     ///
     /// ```
-    /// assert!(transcript_replay::ErrorKind::Server.is_retryable());
+    /// assert!(transcript_replay::errors::ErrorKind::Server.is_retryable());
     /// ```
     pub fn is_retryable(self) -> bool {
         match self {
@@ -130,7 +130,7 @@ impl fmt::Display for ErrorKind {
 /// `retry_after` (seconds, exact in decimal: `1.574`) when it did not say how long to wait.
 ///
 /// ```
-/// use transcript_replay::{anthropic, ErrorKind};
+/// use transcript_replay::{anthropic, errors::ErrorKind};
 ///
 /// let error = anthropic::read_error(400, r#"{"type": "error", "error": {"type": "invalid_request_error",
 ///     "message": "prompt is too long: 219898 tokens > 200000 maximum"}}"#);
@@ -248,6 +248,34 @@ impl ProviderError {
         self
     }
 
+    /// Whether the same request may succeed if sent again later: [`retryable`](Self::retryable),
+    /// spelled as every error of the crate that can be retried spells it.
+    ///
+    /// ```
+    /// let error = transcript_replay::gemini::read_error(503, "<html>Service Unavailable</html>");
+    /// assert!(error.is_retryable());
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        self.retryable
+    }
+
+    /// How long the provider asks the caller to wait before sending the request again, when it
+    /// said: [`retry_after`](Self::retry_after), spelled as every error of the crate that can be
+    /// retried spells it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use transcript_replay::Provider;
+    ///
+    /// let anthropic: Provider = "anthropic".parse().unwrap();
+    /// let error = anthropic.read_error_with_headers(429, &[("retry-after", "17")],
+    ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}}"#);
+    /// assert_eq!(error.retry_after(), Some(Duration::from_secs(17)));
+    /// ```
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
+
     /// The provider that answered.
     ///
     /// ```
@@ -263,7 +291,7 @@ impl ProviderError {
     /// ```
     /// let error = transcript_replay::gemini::read_error(503, "<html>Service Unavailable</html>");
     /// assert_eq!(error.status(), Some(503));
-    /// assert_eq!(error.kind, transcript_replay::ErrorKind::Overloaded);
+    /// assert_eq!(error.kind, transcript_replay::errors::ErrorKind::Overloaded);
     /// ```
     pub fn status(&self) -> Option<u16> {
         self.status
