@@ -100,7 +100,7 @@ pub(crate) fn assemble<'a>(
         round_images,
         round_files,
         &mut rendered,
-    );
+    )?;
     let instructions = system_text(turn.instructions, turn.preamble);
     sequence(
         turn,
@@ -326,12 +326,15 @@ fn answer_rounds<'a>(
     round_images: Vec<Result<Image<'a>, Reason>>,
     round_files: Vec<Result<File<'a>, Reason>>,
     rendered: &mut Rendered<'a>,
-) -> Vec<AssembledRound<'a>> {
-    let mut extra = std::mem::take(&mut rendered.extra).into_iter();
-    let mut judged = round_images.into_iter().map(|image| match image {
-        Ok(_) => extra.next().unwrap_or(Err(Reason::InvalidBase64)),
-        Err(reason) => Err(reason),
-    });
+) -> Result<Vec<AssembledRound<'a>>, BodyError> {
+    let extra = std::mem::take(&mut rendered.extra);
+    let mut judged = settle(
+        round_images,
+        extra,
+        "request's list of verdicts on the rounds' images",
+        |_, image| image,
+    )?
+    .into_iter();
     // The native files so far, the history's and the live turn's, which number the rounds'
     // files after them (the render applied a provider's limit on a request's files, to the
     // rounds' files as the newest).
@@ -341,21 +344,20 @@ fn answer_rounds<'a>(
         .flat_map(|(_, parts)| parts)
         .filter(|part| matches!(part, Part::File(_)))
         .count();
-    let mut extra_files = std::mem::take(&mut rendered.extra_files).into_iter();
-    let mut judged_files = round_files.into_iter().map(|file| match file {
-        Ok(file) => extra_files
-            .next()
-            .unwrap_or(Err(Reason::InvalidBase64))
-            .map(|()| file),
-        Err(reason) => Err(reason),
-    });
+    let extra_files = std::mem::take(&mut rendered.extra_files);
+    let mut judged_files = settle(
+        round_files,
+        extra_files,
+        "request's list of verdicts on the rounds' files",
+        |file, ()| file,
+    )?
+    .into_iter();
     turn.rounds
         .iter()
         .zip(answered)
         .enumerate()
-        .map(|(round_index, (round, answered))| AssembledRound {
-            reply: &round.reply,
-            answers: answered
+        .map(|(round_index, (round, answered))| {
+            let answers = answered
                 .into_iter()
                 .enumerate()
                 .map(|(answer_index, answered)| {
@@ -369,25 +371,57 @@ fn answer_rounds<'a>(
                         &mut native_files,
                     )
                 })
-                .collect(),
+                .collect::<Result<_, _>>()?;
+            Ok(AssembledRound {
+                reply: &round.reply,
+                answers,
+            })
+        })
+        .collect()
+}
+
+/// The last verdict on each of the rounds' images or files, in order: why it is not sent on
+/// its own, or else the request's verdict on it (`request` has one for each that passed on
+/// its own, in order), with `keep` making what is sent of the two. A verdict missing from
+/// `request` is a bug, said as the count of `what` that did not match.
+fn settle<T, V, U>(
+    own: Vec<Result<T, Reason>>,
+    request: Vec<Result<V, Reason>>,
+    what: &'static str,
+    keep: impl Fn(T, V) -> U,
+) -> Result<Vec<Result<U, Reason>>, BodyError> {
+    let mut request = request.into_iter();
+    own.into_iter()
+        .map(|own| match own {
+            Ok(own) => match request.next() {
+                Some(verdict) => Ok(verdict.map(|sent| keep(own, sent))),
+                None => Err(BodyError::new(Kind::Miscount { what })),
+            },
+            Err(reason) => Ok(Err(reason)),
         })
         .collect()
 }
 
 /// One call's answer: its output's text, its images and files native where their verdicts
 /// (taken in order from `images` and `files`) let them be and named as not shown where not,
-/// and, for an output a budget withheld, the output marker instead of its text.
+/// and, for an output a budget withheld, the output marker instead of its text. A verdict
+/// missing from `images` or `files` is a bug, said as such.
 fn answer<'a>(
     answered: Answered<'a>,
     withheld: bool,
     images: &mut impl Iterator<Item = Result<Image<'a>, Reason>>,
     files: &mut impl Iterator<Item = Result<File<'a>, Reason>>,
     native_files: &mut usize,
-) -> Answer<'a> {
+) -> Result<Answer<'a>, BodyError> {
     let mut pieces = Vec::new();
     let mut natives = Vec::new();
     for image in &answered.output.images {
-        match images.next().unwrap_or(Err(Reason::InvalidBase64)) {
+        let verdict = images.next().ok_or_else(|| {
+            BodyError::new(Kind::Miscount {
+                what: "list of the rounds' judged images",
+            })
+        })?;
+        match verdict {
             Ok(native) => natives.push(native),
             Err(reason) => pieces.push(Piece::ImageNotShown {
                 media_type: &image.media_type,
@@ -397,7 +431,12 @@ fn answer<'a>(
     }
     let mut native_files_here = Vec::new();
     for file in &answered.output.files {
-        match files.next().unwrap_or(Err(Reason::InvalidBase64)) {
+        let verdict = files.next().ok_or_else(|| {
+            BodyError::new(Kind::Miscount {
+                what: "list of the rounds' judged files",
+            })
+        })?;
+        match verdict {
             Ok(native) => {
                 *native_files += 1;
                 native_files_here.push(native.numbered(*native_files));
@@ -423,7 +462,7 @@ fn answer<'a>(
     } else if !answered.output.output.is_empty() || pieces.is_empty() {
         pieces.insert(0, Piece::Text(&answered.output.output));
     }
-    Answer {
+    Ok(Answer {
         id: answered.id,
         name: answered.name,
         real_id: answered.real_id,
@@ -431,7 +470,7 @@ fn answer<'a>(
         text: Text::from_pieces(pieces),
         images: natives,
         files: native_files_here,
-    }
+    })
 }
 
 /// Checks the provider's sequencing rules over the whole request (the crate's turns, the
