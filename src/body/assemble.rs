@@ -20,7 +20,7 @@ use crate::render::{self, Rendered};
 use crate::replay::{replay_messages, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
 use crate::reply::Reply;
 use crate::rounds;
-use crate::rounds::Answer;
+use crate::rounds::{Answer, Answered};
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::tools::{self, Tool, ToolChoice};
 use crate::wire::{is_blank_char, Image, Part, Piece, Text, WireMessage, WireRole};
@@ -60,26 +60,91 @@ pub(crate) struct AssembledRound<'a> {
 
 /// Assembles a turn's body under a provider's rules, or says which rule it cannot meet; with
 /// a budget's plan, the history as the plan leaves it.
+///
+/// The steps, in the order their errors are reported: check the turn's inputs, judge which
+/// images and files stay native, render and fit the history and live turn, answer the
+/// rounds, and check the provider's sequencing over the whole request.
 pub(crate) fn assemble<'a>(
     turn: &'a Turn<'_>,
     rules: &Rules,
     default_limits: &ImageLimits,
     plan: Option<&Plan>,
 ) -> Result<Assembled<'a>, BodyError> {
+    let Checked {
+        fields,
+        answered,
+        appended_roles,
+    } = check(turn, rules)?;
+    let Media {
+        wire,
+        verdicts,
+        extra_verdicts,
+        file_candidates,
+        round_images,
+        round_files,
+        history_natives,
+    } = judge_media(turn, rules, default_limits, &answered);
+    let mut rendered = render_and_fit(
+        turn,
+        rules,
+        plan,
+        wire,
+        verdicts,
+        extra_verdicts,
+        &file_candidates,
+    );
+    let rounds = answer_rounds(
+        turn,
+        plan,
+        answered,
+        round_images,
+        round_files,
+        &mut rendered,
+    )?;
+    let instructions = system_text(turn.instructions, turn.preamble);
+    sequence(
+        turn,
+        rules,
+        &mut rendered,
+        !rounds.is_empty(),
+        &appended_roles,
+        instructions.is_some(),
+    )?;
+    let breakpoints = history_breakpoints(turn, &rendered);
+    Ok(Assembled {
+        fields,
+        instructions,
+        rendered,
+        appended: Arc::clone(&turn.appended),
+        breakpoints,
+        cache: turn.cache,
+        tools: turn.tools,
+        tool_choice: turn.tool_choice.clone(),
+        rounds,
+        history_len: turn.history.len(),
+        history_natives,
+    })
+}
+
+/// What the checks of a turn's inputs give the later steps.
+struct Checked<'a> {
+    /// The caller's fields, after the neutral parameters as the provider names them.
+    fields: Arc<Fields>,
+    /// Each round's calls, each linked to its output, in the calls' order.
+    answered: Vec<Vec<Answered<'a>>>,
+    /// The turn each appended message is, where it names a role.
+    appended_roles: Vec<Option<TurnRole>>,
+}
+
+/// Checks the turn's inputs, in the order their errors are reported: a problem the turn
+/// already carries, the caller's fields the crate writes or the provider refuses, the neutral
+/// parameters, a prefill, the tools, the rounds' calls and outputs, and the appended messages.
+fn check<'a>(turn: &'a Turn<'_>, rules: &Rules) -> Result<Checked<'a>, BodyError> {
     if let Some(problem) = &turn.problem {
         return Err(problem.clone());
     }
     let provider = rules.provider;
-    if let Some((key, _)) = turn
-        .fields
-        .iter()
-        .find(|(key, _)| rules.body_keys.contains(&key.as_str()))
-    {
-        return Err(BodyError::new(Kind::ReservedField {
-            provider,
-            key: key.clone(),
-        }));
-    }
+    refuse_reserved(&turn.fields, rules.body_keys, rules)?;
     if let Some((key, _)) = turn
         .fields
         .iter()
@@ -104,16 +169,7 @@ pub(crate) fn assemble<'a>(
     }
     tools::check(turn.tools, turn.tool_choice.as_ref(), rules)?;
     if !turn.tools.is_empty() {
-        if let Some((key, _)) = turn
-            .fields
-            .iter()
-            .find(|(key, _)| rules.tool_keys.contains(&key.as_str()))
-        {
-            return Err(BodyError::new(Kind::ReservedField {
-                provider,
-                key: key.clone(),
-            }));
-        }
+        refuse_reserved(&turn.fields, rules.tool_keys, rules)?;
     }
     let answered = turn
         .rounds
@@ -128,6 +184,53 @@ pub(crate) fn assemble<'a>(
         return Err(BodyError::new(Kind::PrefillWithRounds));
     }
     let appended_roles = appended_roles(&turn.appended, rules)?;
+    Ok(Checked {
+        fields,
+        answered,
+        appended_roles,
+    })
+}
+
+/// Refuses the first of the caller's fields, in their order, that is one of `keys`: a field
+/// the crate writes itself in a request to the provider.
+fn refuse_reserved(fields: &Fields, keys: &[&str], rules: &Rules) -> Result<(), BodyError> {
+    match fields.iter().find(|(key, _)| keys.contains(&key.as_str())) {
+        Some((key, _)) => Err(BodyError::new(Kind::ReservedField {
+            provider: rules.provider,
+            key: key.clone(),
+        })),
+        None => Ok(()),
+    }
+}
+
+/// The history, live turn and rounds' media as judged before the render.
+struct Media<'a> {
+    /// The history's and the live turn's wire messages, as replay shows them.
+    wire: Vec<WireMessage<'a>>,
+    /// The verdict on each image of `wire`, in order.
+    verdicts: Vec<Verdict<'a>>,
+    /// The verdict, under the request's limits, on each round image that passed on its own.
+    extra_verdicts: Vec<Verdict<'a>>,
+    /// The round files that passed on their own, for the render to judge with the request's
+    /// other files.
+    file_candidates: Vec<File<'a>>,
+    /// Each round image, in order: the image, or why it is not sent even on its own.
+    round_images: Vec<Result<Image<'a>, Reason>>,
+    /// Each round file, in order: the file, or why it is not sent even on its own.
+    round_files: Vec<Result<File<'a>, Reason>>,
+    /// Which of the history's images (those replay shows, in order) the body sends natively.
+    history_natives: Vec<bool>,
+}
+
+/// Judges which images and files stay native: the history's and the live turn's under the
+/// request's limits, and the rounds' each on its own first, as replay judges a stored image
+/// or file.
+fn judge_media<'a>(
+    turn: &'a Turn<'_>,
+    rules: &Rules,
+    default_limits: &ImageLimits,
+    answered: &[Vec<Answered<'a>>],
+) -> Media<'a> {
     let mut wire = replay_messages(turn.history, turn.vision);
     wire.extend(replay_messages(turn.live, turn.vision));
     // The rounds' images, each judged on its own first as replay judges a stored image.
@@ -175,110 +278,217 @@ pub(crate) fn assemble<'a>(
         .take(history_images)
         .map(Result::is_ok)
         .collect();
-    let mut rendered = match plan {
-        None => render::render_judged(wire, rules, verdicts, extra_verdicts, &file_candidates),
+    Media {
+        wire,
+        verdicts,
+        extra_verdicts,
+        file_candidates,
+        round_images,
+        round_files,
+        history_natives,
+    }
+}
+
+/// Renders the history and live turn under the provider's rules, with the images judged;
+/// with a budget's plan, as the plan leaves them.
+fn render_and_fit<'a>(
+    turn: &'a Turn<'_>,
+    rules: &Rules,
+    plan: Option<&Plan>,
+    wire: Vec<WireMessage<'a>>,
+    verdicts: Vec<Verdict<'a>>,
+    extra_verdicts: Vec<Verdict<'a>>,
+    file_candidates: &[File<'a>],
+) -> Rendered<'a> {
+    match plan {
+        None => render::render_judged(wire, rules, verdicts, extra_verdicts, file_candidates),
         Some(plan) => {
             let (fitted, verdicts, origins) = fitted(turn, &wire, verdicts, plan);
             let mut rendered =
-                render::render_judged(fitted, rules, verdicts, extra_verdicts, &file_candidates);
+                render::render_judged(fitted, rules, verdicts, extra_verdicts, file_candidates);
             // Each turn says which stored or live message it begins with, as in the record.
             for start in &mut rendered.starts {
                 *start = origins.get(*start).copied().unwrap_or(*start);
             }
             rendered
         }
-    };
-    let mut extra = std::mem::take(&mut rendered.extra).into_iter();
-    let mut judged = round_images.into_iter().map(|image| match image {
-        Ok(_) => extra.next().unwrap_or(Err(Reason::InvalidBase64)),
-        Err(reason) => Err(reason),
-    });
-    // The native files so far, which a provider's limit on a request's files counts: the
-    // history's, then the rounds' (the rounds' are the newest, and a round's file over the
-    // limit is the marker; the history's were judged on their own).
-    // The native files so far, which number the rounds' files after the history's.
+    }
+}
+
+/// Answers the rounds: each call's output as the body writes it, its images and files native
+/// where their verdicts let them be and named as not shown where not, and an output a
+/// budget's plan withholds said so. Takes the rendered request's verdicts on the rounds'
+/// media.
+fn answer_rounds<'a>(
+    turn: &'a Turn<'_>,
+    plan: Option<&Plan>,
+    answered: Vec<Vec<Answered<'a>>>,
+    round_images: Vec<Result<Image<'a>, Reason>>,
+    round_files: Vec<Result<File<'a>, Reason>>,
+    rendered: &mut Rendered<'a>,
+) -> Result<Vec<AssembledRound<'a>>, BodyError> {
+    let extra = std::mem::take(&mut rendered.extra);
+    let mut judged = settle(
+        round_images,
+        extra,
+        "request's list of verdicts on the rounds' images",
+        |_, image| image,
+    )?
+    .into_iter();
+    // The native files so far, the history's and the live turn's, which number the rounds'
+    // files after them (the render applied a provider's limit on a request's files, to the
+    // rounds' files as the newest).
     let mut native_files = rendered
         .messages
         .iter()
         .flat_map(|(_, parts)| parts)
         .filter(|part| matches!(part, Part::File(_)))
         .count();
-    let mut extra_files = std::mem::take(&mut rendered.extra_files).into_iter();
-    let mut judged_files = round_files.into_iter().map(|file| match file {
-        Ok(file) => extra_files
-            .next()
-            .unwrap_or(Err(Reason::InvalidBase64))
-            .map(|()| file),
-        Err(reason) => Err(reason),
-    });
-    let rounds: Vec<AssembledRound<'a>> = turn
-        .rounds
+    let extra_files = std::mem::take(&mut rendered.extra_files);
+    let mut judged_files = settle(
+        round_files,
+        extra_files,
+        "request's list of verdicts on the rounds' files",
+        |file, ()| file,
+    )?
+    .into_iter();
+    turn.rounds
         .iter()
         .zip(answered)
         .enumerate()
-        .map(|(round_index, (round, answered))| AssembledRound {
-            reply: &round.reply,
-            answers: answered
+        .map(|(round_index, (round, answered))| {
+            let answers = answered
                 .into_iter()
                 .enumerate()
                 .map(|(answer_index, answered)| {
-                    let mut pieces = Vec::new();
-                    let mut images = Vec::new();
-                    for image in &answered.output.images {
-                        match judged.next().unwrap_or(Err(Reason::InvalidBase64)) {
-                            Ok(native) => images.push(native),
-                            Err(reason) => pieces.push(Piece::ImageNotShown {
-                                media_type: &image.media_type,
-                                reason,
-                            }),
-                        }
-                    }
-                    let mut files = Vec::new();
-                    for file in &answered.output.files {
-                        match judged_files.next().unwrap_or(Err(Reason::InvalidBase64)) {
-                            Ok(native) => {
-                                native_files += 1;
-                                files.push(native.numbered(native_files));
-                            }
-                            Err(reason) => pieces.push(Piece::FileNotShown {
-                                media_type: &file.media_type,
-                                name: file.name.as_deref(),
-                                reason,
-                            }),
-                        }
-                    }
-                    // An output a budget withheld says so, with fitting's output marker (docs/design.md#fitting); the
-                    // result itself stays, linked to its call.
-                    if plan.is_some_and(|plan| plan.round_output(round_index, answer_index)) {
-                        pieces.insert(
-                            0,
-                            Piece::OutputWithheld {
-                                tool_name: answered.name,
-                                is_error: answered.output.is_error,
-                                bytes: answered.output.output.len(),
-                            },
-                        );
-                    } else if !answered.output.output.is_empty() || pieces.is_empty() {
-                        pieces.insert(0, Piece::Text(&answered.output.output));
-                    }
-                    Answer {
-                        id: answered.id,
-                        name: answered.name,
-                        real_id: answered.real_id,
-                        is_error: answered.output.is_error,
-                        text: Text::from_pieces(pieces),
-                        images,
-                        files,
-                    }
+                    let withheld =
+                        plan.is_some_and(|plan| plan.round_output(round_index, answer_index));
+                    answer(
+                        answered,
+                        withheld,
+                        &mut judged,
+                        &mut judged_files,
+                        &mut native_files,
+                    )
                 })
-                .collect(),
+                .collect::<Result<_, _>>()?;
+            Ok(AssembledRound {
+                reply: &round.reply,
+                answers,
+            })
         })
-        .collect();
-    let instructions = system_text(turn.instructions, turn.preamble);
+        .collect()
+}
 
+/// The last verdict on each of the rounds' images or files, in order: why it is not sent on
+/// its own, or else the request's verdict on it (`request` has one for each that passed on
+/// its own, in order), with `keep` making what is sent of the two. A verdict missing from
+/// `request` is a bug, said as the count of `what` that did not match.
+fn settle<T, V, U>(
+    own: Vec<Result<T, Reason>>,
+    request: Vec<Result<V, Reason>>,
+    what: &'static str,
+    keep: impl Fn(T, V) -> U,
+) -> Result<Vec<Result<U, Reason>>, BodyError> {
+    let mut request = request.into_iter();
+    own.into_iter()
+        .map(|own| match own {
+            Ok(own) => match request.next() {
+                Some(verdict) => Ok(verdict.map(|sent| keep(own, sent))),
+                None => Err(BodyError::new(Kind::Miscount { what })),
+            },
+            Err(reason) => Ok(Err(reason)),
+        })
+        .collect()
+}
+
+/// One call's answer: its output's text, its images and files native where their verdicts
+/// (taken in order from `images` and `files`) let them be and named as not shown where not,
+/// and, for an output a budget withheld, the output marker instead of its text. A verdict
+/// missing from `images` or `files` is a bug, said as such.
+fn answer<'a>(
+    answered: Answered<'a>,
+    withheld: bool,
+    images: &mut impl Iterator<Item = Result<Image<'a>, Reason>>,
+    files: &mut impl Iterator<Item = Result<File<'a>, Reason>>,
+    native_files: &mut usize,
+) -> Result<Answer<'a>, BodyError> {
+    let mut pieces = Vec::new();
+    let mut natives = Vec::new();
+    for image in &answered.output.images {
+        let verdict = images.next().ok_or_else(|| {
+            BodyError::new(Kind::Miscount {
+                what: "list of the rounds' judged images",
+            })
+        })?;
+        match verdict {
+            Ok(native) => natives.push(native),
+            Err(reason) => pieces.push(Piece::ImageNotShown {
+                media_type: &image.media_type,
+                reason,
+            }),
+        }
+    }
+    let mut native_files_here = Vec::new();
+    for file in &answered.output.files {
+        let verdict = files.next().ok_or_else(|| {
+            BodyError::new(Kind::Miscount {
+                what: "list of the rounds' judged files",
+            })
+        })?;
+        match verdict {
+            Ok(native) => {
+                *native_files += 1;
+                native_files_here.push(native.numbered(*native_files));
+            }
+            Err(reason) => pieces.push(Piece::FileNotShown {
+                media_type: &file.media_type,
+                name: file.name.as_deref(),
+                reason,
+            }),
+        }
+    }
+    // An output a budget withheld says so, with the output marker; the result itself stays,
+    // linked to its call.
+    if withheld {
+        pieces.insert(
+            0,
+            Piece::OutputWithheld {
+                tool_name: answered.name,
+                is_error: answered.output.is_error,
+                bytes: answered.output.output.len(),
+            },
+        );
+    } else if !answered.output.output.is_empty() || pieces.is_empty() {
+        pieces.insert(0, Piece::Text(&answered.output.output));
+    }
+    Ok(Answer {
+        id: answered.id,
+        name: answered.name,
+        real_id: answered.real_id,
+        is_error: answered.output.is_error,
+        text: Text::from_pieces(pieces),
+        images: natives,
+        files: native_files_here,
+    })
+}
+
+/// Checks the provider's sequencing rules over the whole request (the crate's turns, the
+/// rounds, then the caller's appended messages): rounds only after a user turn, no two
+/// adjacent turns of one role where the provider merges them, no first turn of the model's,
+/// at least one conversation turn, and no last turn of the model's unless it is a prefill,
+/// whose trailing white space it trims.
+fn sequence(
+    turn: &Turn<'_>,
+    rules: &Rules,
+    rendered: &mut Rendered<'_>,
+    has_rounds: bool,
+    appended_roles: &[Option<TurnRole>],
+    has_instructions: bool,
+) -> Result<(), BodyError> {
+    let provider = rules.provider;
     // The rounds answer the last turn, which must be the user's; they end on the results.
-    if !rounds.is_empty() && rendered.messages.last().map(|(role, _)| *role) != Some(TurnRole::User)
-    {
+    if has_rounds && rendered.messages.last().map(|(role, _)| *role) != Some(TurnRole::User) {
         return Err(BodyError::new(Kind::RoundsAfterNoUserTurn {
             provider,
             role: rules.model_role,
@@ -287,9 +497,9 @@ pub(crate) fn assemble<'a>(
     // Sequencing over the whole request: the crate's turns, then the caller's, where their
     // role is known.
     if rules.merges_same_role {
-        let mut previous = match rounds.is_empty() {
-            true => rendered.messages.last().map(|(role, _)| *role),
-            false => Some(TurnRole::User),
+        let mut previous = match has_rounds {
+            false => rendered.messages.last().map(|(role, _)| *role),
+            true => Some(TurnRole::User),
         };
         for (index, &role) in appended_roles.iter().enumerate() {
             if let (Some(role), Some(before)) = (role, previous) {
@@ -324,22 +534,35 @@ pub(crate) fn assemble<'a>(
         // system text alone it may answer, but servers that share its API do not.
         let list_empty = rendered.messages.is_empty()
             && turn.appended.is_empty()
-            && !(rules.instructions_as_message && instructions.is_some());
+            && !(rules.instructions_as_message && has_instructions);
         return Err(BodyError::new(Kind::NoMessages {
             provider,
             rejects: rules.rejects_no_turn || list_empty,
         }));
     }
-    let last = match (appended_roles.last(), rounds.is_empty()) {
+    end_on_user_or_prefill(turn, rules, rendered, has_rounds, appended_roles)
+}
+
+/// Checks that the request does not end on the model's turn, unless the turn asks for a
+/// prefill: then the crate's own final assistant text loses its trailing white space, as the
+/// provider requires (nowhere else is anything trimmed).
+fn end_on_user_or_prefill(
+    turn: &Turn<'_>,
+    rules: &Rules,
+    rendered: &mut Rendered<'_>,
+    has_rounds: bool,
+    appended_roles: &[Option<TurnRole>],
+) -> Result<(), BodyError> {
+    let last = match (appended_roles.last(), has_rounds) {
         (Some(role), _) => *role,
         // The last round ends on the results, the user's side.
-        (None, false) => Some(TurnRole::User),
-        (None, true) => rendered.messages.last().map(|(role, _)| *role),
+        (None, true) => Some(TurnRole::User),
+        (None, false) => rendered.messages.last().map(|(role, _)| *role),
     };
     if last == Some(TurnRole::Assistant) {
         if !turn.prefill {
             return Err(BodyError::new(Kind::EndsOnAssistant {
-                provider,
+                provider: rules.provider,
                 role: rules.model_role,
                 prefill: rules.takes_prefill,
                 rejects: rules.rejects_ending_on_assistant,
@@ -355,8 +578,13 @@ pub(crate) fn assemble<'a>(
             }
         }
     }
-    // The history's breakpoints, over the turns that carry it (not the live turn's).
-    let breakpoints = match turn.cache {
+    Ok(())
+}
+
+/// Where the history's breakpoints go, as (message, block), over the turns that carry the
+/// history (not the live turn's); none when the turn asks for none.
+fn history_breakpoints(turn: &Turn<'_>, rendered: &Rendered<'_>) -> Vec<(usize, usize)> {
+    match turn.cache {
         Some(_) => {
             let history_blocks: Vec<usize> = rendered
                 .messages
@@ -368,20 +596,7 @@ pub(crate) fn assemble<'a>(
             cache::history_breakpoints(&history_blocks)
         }
         None => Vec::new(),
-    };
-    Ok(Assembled {
-        fields,
-        instructions,
-        rendered,
-        appended: Arc::clone(&turn.appended),
-        breakpoints,
-        cache: turn.cache,
-        tools: turn.tools,
-        tool_choice: turn.tool_choice.clone(),
-        rounds,
-        history_len: turn.history.len(),
-        history_natives,
-    })
+    }
 }
 
 /// The history and live turn as a budget's plan leaves them: the oldest messages after the

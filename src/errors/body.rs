@@ -128,6 +128,7 @@ impl BodyError {
             Kind::ChoiceNotTaken { choice, .. } => {
                 Of::Tools(ToolDeclaration::ChoiceNotTaken { choice })
             }
+            Kind::Miscount { what } => Of::Miscount { what },
         }
     }
 }
@@ -255,45 +256,26 @@ pub(crate) enum Kind {
         param: &'static str,
         why: &'static str,
     },
+    /// Two of the crate's own counts that must match did not: a bug in the crate, never
+    /// something the caller did.
+    Miscount {
+        /// What did not match its count.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::NoMessages { provider, rejects } => {
-                f.write_str("the request has no conversation turn, which ")?;
-                if *rejects {
-                    write!(f, "{provider} rejects")?;
-                } else {
-                    write!(f, "servers compatible with {provider}'s API reject")?;
-                }
-                f.write_str(": add the live turn")
-            }
+            // Turns out of the provider's order.
+            Kind::NoMessages { provider, rejects } => no_messages(f, *provider, *rejects),
             Kind::EndsOnAssistant {
                 provider,
                 role,
                 prefill,
                 rejects,
-            } => {
-                let turn = article(role);
-                write!(f, "the request would end on {turn} turn: add the live turn")?;
-                if *prefill {
-                    f.write_str(" (or ask for a prefill)")?;
-                }
-                if *rejects {
-                    write!(
-                        f,
-                        " ({provider} rejects a request that ends on {turn} turn)"
-                    )?;
-                }
-                Ok(())
-            }
-            Kind::StartsOnAssistant { provider, role } => write!(
-                f,
-                "the request would start on {} turn, which {provider} rejects (\"A conversation \
-                 must start with a user message\"): the record has no user turn before it",
-                article(role)
-            ),
+            } => ends_on_assistant(f, *provider, role, *prefill, *rejects),
+            Kind::StartsOnAssistant { provider, role } => starts_on_assistant(f, *provider, role),
             Kind::PrefillNotTaken(provider) => {
                 write!(f, "a prefill was asked for, and {provider} takes none")
             }
@@ -301,12 +283,14 @@ impl fmt::Display for Kind {
                 provider,
                 role,
                 appended,
-            } => write!(
-                f,
-                "appended message {appended} would follow {} turn with another, which \
-                 {provider} rejects, and an appended message is sent as it is",
-                article(role)
-            ),
+            } => adjacent_roles(f, *provider, role, *appended),
+            Kind::RoundsAfterNoUserTurn { provider, role } => {
+                rounds_after_no_user_turn(f, *provider, role)
+            }
+            Kind::PrefillWithRounds => {
+                f.write_str("a prefill was asked for, and the turn has rounds in flight")
+            }
+            // The caller's own parts.
             Kind::AppendedNotAnObject { index, found } => write!(
                 f,
                 "appended message {index} must be a JSON object, not {found}"
@@ -316,103 +300,7 @@ impl fmt::Display for Kind {
                 index,
                 role,
                 known,
-            } => {
-                write!(
-                    f,
-                    "appended message {index} has the role {role}, which is none of {provider}'s: \
-                     expected "
-                )?;
-                for (at, name) in known.iter().enumerate() {
-                    let separator = match (at, known.len() - at) {
-                        (0, _) => "",
-                        (_, 1) => " or ",
-                        (_, _) => ", ",
-                    };
-                    write!(f, "{separator}{name:?}")?;
-                }
-                Ok(())
-            }
-            Kind::ToolName {
-                provider,
-                name,
-                max,
-            } => write!(
-                f,
-                "the tool name {name:?} is not one {provider} takes: 1 to {max} ASCII letters, \
-                 digits, `_` or `-`"
-            ),
-            Kind::ToolDeclaredTwice(name) => write!(f, "the tool `{name}` is declared twice"),
-            Kind::StrictNotTaken { provider, name } => write!(
-                f,
-                "the tool `{name}` asks for strict input, and {provider} has no such flag"
-            ),
-            Kind::ChoiceWithoutTools => f.write_str("a tool choice was given, and no tool"),
-            Kind::ChoiceOfNoTool(name) => {
-                write!(
-                    f,
-                    "the tool choice names `{name}`, which is no declared tool"
-                )
-            }
-            Kind::ChoiceNotTaken { provider, choice } => {
-                write!(f, "{provider} cannot express the tool choice `{choice}`")
-            }
-            Kind::RoundOfAnotherProvider {
-                round,
-                of,
-                provider,
-            } => write!(
-                f,
-                "round {round} is a reply of {of}, and the request goes to {provider}: a reply's \
-                 own content goes back only to its provider"
-            ),
-            Kind::RoundWithoutCalls(round) => write!(
-                f,
-                "round {round} calls no tool: a reply without tool calls ends the turn (store \
-                 it with store_turn)"
-            ),
-            Kind::CallWithoutOutput { round, id } => {
-                write!(f, "round {round}: the call `{id}` has no output")
-            }
-            Kind::OutputOfNoCall { round, id } => {
-                write!(
-                    f,
-                    "round {round}: the output for `{id}` answers no call of the round"
-                )
-            }
-            Kind::OutputTwice { round, id } => {
-                write!(f, "round {round}: the output for `{id}` is given twice")
-            }
-            Kind::RoundsWithoutTools(provider) => write!(
-                f,
-                "the request carries tool rounds and declares no tool, which {provider} rejects: \
-                 declare the tools"
-            ),
-            Kind::RoundsAfterNoUserTurn { provider, role } => write!(
-                f,
-                "the rounds would follow {} turn, and {provider} takes them only after the \
-                 user's: add the live turn",
-                article(role)
-            ),
-            Kind::BudgetTooSmall {
-                needed,
-                budget,
-                parts,
-            } => {
-                write!(
-                    f,
-                    "the body needs {needed} tokens with everything a budget may withhold \
-                     withheld, {} over the budget of {budget}",
-                    needed.saturating_sub(*budget)
-                )?;
-                for (index, (part, tokens)) in parts.iter().enumerate() {
-                    let lead = if index == 0 { ": " } else { ", " };
-                    write!(f, "{lead}{part} {tokens}")?;
-                }
-                Ok(())
-            }
-            Kind::PrefillWithRounds => {
-                f.write_str("a prefill was asked for, and the turn has rounds in flight")
-            }
+            } => unknown_appended_role(f, *provider, *index, role, known),
             Kind::FieldsNotAnObject(found) => {
                 write!(f, "the caller's fields must be a JSON object, not {found}")
             }
@@ -425,13 +313,7 @@ impl fmt::Display for Kind {
                 provider,
                 key,
                 output_limit,
-            } => {
-                write!(f, "the caller's field `{key}` is one {provider} refuses")?;
-                match output_limit {
-                    Some(limit) => write!(f, "; its output limit is `{limit}`"),
-                    None => Ok(()),
-                }
-            }
+            } => refused_field(f, *provider, key, *output_limit),
             Kind::ParamConflict { param, field } => write!(
                 f,
                 "the turn's {param} and the caller's field `{field}` say the same thing: give one"
@@ -447,8 +329,239 @@ impl fmt::Display for Kind {
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
             }
+            // The tools and the tool choice.
+            Kind::ToolName {
+                provider,
+                name,
+                max,
+            } => tool_name(f, *provider, name, *max),
+            Kind::ToolDeclaredTwice(name) => write!(f, "the tool `{name}` is declared twice"),
+            Kind::StrictNotTaken { provider, name } => write!(
+                f,
+                "the tool `{name}` asks for strict input, and {provider} has no such flag"
+            ),
+            Kind::ChoiceWithoutTools => f.write_str("a tool choice was given, and no tool"),
+            Kind::ChoiceOfNoTool(name) => {
+                write!(
+                    f,
+                    "the tool choice names `{name}`, which is no declared tool"
+                )
+            }
+            Kind::ChoiceNotTaken { provider, choice } => {
+                write!(f, "{provider} cannot express the tool choice `{choice}`")
+            }
+            // The rounds in flight and their calls.
+            Kind::RoundOfAnotherProvider {
+                round,
+                of,
+                provider,
+            } => round_of_another_provider(f, *round, *of, *provider),
+            Kind::RoundWithoutCalls(round) => round_without_calls(f, *round),
+            Kind::CallWithoutOutput { round, id } => {
+                write!(f, "round {round}: the call `{id}` has no output")
+            }
+            Kind::OutputOfNoCall { round, id } => {
+                write!(
+                    f,
+                    "round {round}: the output for `{id}` answers no call of the round"
+                )
+            }
+            Kind::OutputTwice { round, id } => {
+                write!(f, "round {round}: the output for `{id}` is given twice")
+            }
+            Kind::RoundsWithoutTools(provider) => rounds_without_tools(f, *provider),
+            // The budget.
+            Kind::BudgetTooSmall {
+                needed,
+                budget,
+                parts,
+            } => budget_too_small(f, *needed, *budget, parts),
+            // A bug in the crate.
+            Kind::Miscount { what } => write!(
+                f,
+                "internal error: the {what} did not match its count; this is a bug in \
+                 transcript-replay, please report it"
+            ),
         }
     }
+}
+
+/// The request has no conversation turn: who rejects that, the provider or only the servers
+/// that share its API.
+fn no_messages(f: &mut fmt::Formatter<'_>, provider: Provider, rejects: bool) -> fmt::Result {
+    f.write_str("the request has no conversation turn, which ")?;
+    if rejects {
+        write!(f, "{provider} rejects")?;
+    } else {
+        write!(f, "servers compatible with {provider}'s API reject")?;
+    }
+    f.write_str(": add the live turn")
+}
+
+/// The request would end on the model's turn: add the live turn, or a prefill where the
+/// provider takes one, and whether the provider itself rejects it.
+fn ends_on_assistant(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    role: &str,
+    prefill: bool,
+    rejects: bool,
+) -> fmt::Result {
+    let turn = article(role);
+    write!(f, "the request would end on {turn} turn: add the live turn")?;
+    if prefill {
+        f.write_str(" (or ask for a prefill)")?;
+    }
+    if rejects {
+        write!(
+            f,
+            " ({provider} rejects a request that ends on {turn} turn)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The request would start on the model's turn, which the provider rejects.
+fn starts_on_assistant(f: &mut fmt::Formatter<'_>, provider: Provider, role: &str) -> fmt::Result {
+    write!(
+        f,
+        "the request would start on {} turn, which {provider} rejects (\"A conversation \
+         must start with a user message\"): the record has no user turn before it",
+        article(role)
+    )
+}
+
+/// An appended message would follow a turn of its own role, and is sent as it is.
+fn adjacent_roles(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    role: &str,
+    appended: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "appended message {appended} would follow {} turn with another, which \
+         {provider} rejects, and an appended message is sent as it is",
+        article(role)
+    )
+}
+
+/// The rounds would follow a turn that is not the user's.
+fn rounds_after_no_user_turn(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    role: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "the rounds would follow {} turn, and {provider} takes them only after the \
+         user's: add the live turn",
+        article(role)
+    )
+}
+
+/// An appended message's role is none the provider knows: the roles it knows, as a list.
+fn unknown_appended_role(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    index: usize,
+    role: &str,
+    known: &[&str],
+) -> fmt::Result {
+    write!(
+        f,
+        "appended message {index} has the role {role}, which is none of {provider}'s: \
+         expected "
+    )?;
+    for (at, name) in known.iter().enumerate() {
+        let separator = match (at, known.len() - at) {
+            (0, _) => "",
+            (_, 1) => " or ",
+            (_, _) => ", ",
+        };
+        write!(f, "{separator}{name:?}")?;
+    }
+    Ok(())
+}
+
+/// A caller's field the server refuses, with its own output-limit field when it has one.
+fn refused_field(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    key: &str,
+    output_limit: Option<&str>,
+) -> fmt::Result {
+    write!(f, "the caller's field `{key}` is one {provider} refuses")?;
+    match output_limit {
+        Some(limit) => write!(f, "; its output limit is `{limit}`"),
+        None => Ok(()),
+    }
+}
+
+/// A tool name the provider refuses, with the names it takes.
+fn tool_name(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    name: &str,
+    max: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "the tool name {name:?} is not one {provider} takes: 1 to {max} ASCII letters, \
+         digits, `_` or `-`"
+    )
+}
+
+/// A round whose reply is another provider's: a reply goes back only to its own.
+fn round_of_another_provider(
+    f: &mut fmt::Formatter<'_>,
+    round: usize,
+    of: Provider,
+    provider: Provider,
+) -> fmt::Result {
+    write!(
+        f,
+        "round {round} is a reply of {of}, and the request goes to {provider}: a reply's \
+         own content goes back only to its provider"
+    )
+}
+
+/// A round whose reply calls no tool: it ends the turn.
+fn round_without_calls(f: &mut fmt::Formatter<'_>, round: usize) -> fmt::Result {
+    write!(
+        f,
+        "round {round} calls no tool: a reply without tool calls ends the turn (store \
+         it with store_turn)"
+    )
+}
+
+/// Rounds, and no tool declared, which the provider rejects.
+fn rounds_without_tools(f: &mut fmt::Formatter<'_>, provider: Provider) -> fmt::Result {
+    write!(
+        f,
+        "the request carries tool rounds and declares no tool, which {provider} rejects: \
+         declare the tools"
+    )
+}
+
+/// What the body needs over the budget, and what it still carries, part by part.
+fn budget_too_small(
+    f: &mut fmt::Formatter<'_>,
+    needed: u64,
+    budget: u64,
+    parts: &[(String, u64)],
+) -> fmt::Result {
+    write!(
+        f,
+        "the body needs {needed} tokens with everything a budget may withhold \
+         withheld, {} over the budget of {budget}",
+        needed.saturating_sub(budget)
+    )?;
+    for (index, (part, tokens)) in parts.iter().enumerate() {
+        let lead = if index == 0 { ": " } else { ", " };
+        write!(f, "{lead}{part} {tokens}")?;
+    }
+    Ok(())
 }
 
 /// A role's name with its article, for an error: "an assistant", "a model".

@@ -41,6 +41,13 @@ pub enum BodyErrorKind<'a> {
     Caller(CallerPart<'a>),
     /// The tool declarations or the tool choice are not what the provider takes.
     Tools(ToolDeclaration<'a>),
+    /// A bug in transcript-replay, never the caller's doing: two of the crate's own counts
+    /// that must match did not (the verdicts on a round's images or files, and the images or
+    /// files they judge). Please report it; no retry or change to the turn is meant to help.
+    Miscount {
+        /// What did not match its count.
+        what: &'static str,
+    },
 }
 
 /// Turns out of the order the provider takes ([`BodyErrorKind::Sequencing`]).

@@ -88,156 +88,18 @@ impl Plan {
         (base, tail): (u64, u64),
         rounds: Vec<RoundOutput>,
     ) -> Self {
-        let count = |text: &dyn std::fmt::Display| count_text(budget.count, &text) as u64;
         let step = budget.step_tokens();
         let lead = history
             .iter()
             .take_while(|message| message.role == crate::record::Role::System)
             .count();
-        let mut items = Vec::new();
-        let mut growth = Vec::with_capacity(history.len());
-        let mut image = 0;
-        // What a message costs as replayed on its own, whatever turn it is merged into.
-        let alone = |message: &StoredMessage| -> u64 {
-            replay_message(message, vision)
-                .content
-                .iter()
-                .map(|part| match part {
-                    Part::Text(text) => count(text),
-                    Part::Image(image) => image_cost(budget.images, image.data()),
-                    Part::File(file) => file_tokens(budget.images, file.media_type(), file.data()),
-                })
-                .sum()
-        };
-        let tail = live.iter().map(alone).fold(tail, u64::saturating_add);
-        for (index, message) in history.iter().enumerate() {
-            // What the message costs as replayed on its own: its growth.
-            let cost = alone(message);
-            growth.push(cost);
-            let mut freed = 0;
-            for (block_index, block) in message.blocks.iter().enumerate() {
-                let (class, savings) = match block {
-                    Block::ToolResult {
-                        tool_name,
-                        output,
-                        is_error,
-                        ..
-                    } if output.len() > FLOOR => {
-                        let kept = Piece::ToolResult {
-                            tool_name,
-                            output,
-                            is_error: *is_error,
-                        };
-                        let withheld = Piece::OutputWithheld {
-                            tool_name,
-                            is_error: *is_error,
-                            bytes: output.len(),
-                        };
-                        (Class::Output, count(&kept).saturating_sub(count(&withheld)))
-                    }
-                    Block::ToolUse { name, input, .. } if input_bytes(input) > FLOOR => {
-                        let kept = Piece::ToolUse {
-                            name,
-                            input: input.as_str(),
-                            json_value: input.is_json_value(),
-                        };
-                        let withheld = Piece::InputWithheld {
-                            name,
-                            bytes: input_bytes(input),
-                        };
-                        (Class::Input, count(&kept).saturating_sub(count(&withheld)))
-                    }
-                    Block::Reasoning { reasoning } if reasoning.len() > FLOOR => {
-                        let kept = Piece::Reasoning(reasoning);
-                        let withheld = Piece::ReasoningWithheld {
-                            bytes: reasoning.len(),
-                        };
-                        (
-                            Class::Reasoning,
-                            count(&kept).saturating_sub(count(&withheld)),
-                        )
-                    }
-                    Block::Text { text }
-                        if message.role == crate::record::Role::User && text.len() > FLOOR =>
-                    {
-                        let withheld = Piece::TextWithheld { bytes: text.len() };
-                        (
-                            Class::Text,
-                            count(&Piece::Text(text)).saturating_sub(count(&withheld)),
-                        )
-                    }
-                    Block::Image { media_type, data } => {
-                        if unseen(media_type, data, vision).is_some() {
-                            continue;
-                        }
-                        let ordinal = image;
-                        image += 1;
-                        if !native.get(ordinal).copied().unwrap_or(false) {
-                            continue;
-                        }
-                        let marker = Piece::ImageNotShown {
-                            media_type,
-                            reason: Reason::Fit,
-                        };
-                        let savings =
-                            image_cost(budget.images, data).saturating_sub(count(&marker));
-                        items.push(Item {
-                            key: (Class::Image, index, block_index),
-                            savings,
-                        });
-                        freed += savings;
-                        continue;
-                    }
-                    // A file replay shows, withheld with the images: by the tokens it costs where
-                    // the provider takes it (where it does not, it is a marker already, and
-                    // withholding it frees nothing the estimate will not find).
-                    Block::File {
-                        media_type,
-                        data,
-                        name,
-                    } if unseen_file(media_type, data, vision).is_none() => {
-                        let marker = Piece::FileNotShown {
-                            media_type,
-                            name: name.as_deref(),
-                            reason: Reason::Fit,
-                        };
-                        (
-                            Class::Image,
-                            file_tokens(budget.images, media_type, data)
-                                .saturating_sub(count(&marker)),
-                        )
-                    }
-                    Block::Text { .. }
-                    | Block::ToolResult { .. }
-                    | Block::ToolUse { .. }
-                    | Block::Reasoning { .. }
-                    | Block::File { .. }
-                    | Block::Source { .. } => continue,
-                };
-                freed += savings;
-                items.push(Item {
-                    key: (class, index, block_index),
-                    savings,
-                });
-            }
-            if index >= lead {
-                items.push(Item {
-                    key: (Class::Message, index, 0),
-                    savings: cost.saturating_sub(freed),
-                });
-            }
-        }
-        items.sort_by_key(|item| item.key);
+        let tail = live
+            .iter()
+            .map(|message| cost_alone(message, vision, budget))
+            .fold(tail, u64::saturating_add);
+        let (items, growth) = items(history, vision, native, budget, lead);
         // The rounds' outputs that must go for the fixed part to fit at all.
-        let mut tail = tail;
-        let mut rounds_withheld = 0;
-        for output in &rounds {
-            if base.saturating_add(tail) <= budget.tokens {
-                break;
-            }
-            tail = tail.saturating_sub(output.savings);
-            rounds_withheld += 1;
-        }
+        let (tail, rounds_withheld) = rounds_to_fit(&rounds, base, tail, budget.tokens);
         let mut plan = Plan {
             lead,
             items,
@@ -246,25 +108,34 @@ impl Plan {
             rounds_withheld,
             step,
         };
+        plan.withhold_as_grown(&growth, base, tail, budget.tokens);
+        plan
+    }
+
+    /// Sets the level the record asks for as it grew (`growth` is what each message of the
+    /// history added): at each crossing of a step of the budget, the items of the record as it
+    /// was then, taken oldest first until they free the steps it is over; the furthest of
+    /// those.
+    fn withhold_as_grown(&mut self, growth: &[u64], base: u64, tail: u64, budget: u64) {
+        let step = self.step;
         // The record as it grew: each crossing of a step, and the level it asked for.
         let tail = tail.div_ceil(step).saturating_mul(step);
         let mut grown = base.saturating_add(tail);
         let mut target_before = 0;
-        for length in 0..=history.len() {
+        for length in 0..=growth.len() {
             if let Some(cost) = length.checked_sub(1).and_then(|last| growth.get(last)) {
                 grown = grown.saturating_add(*cost);
             }
-            let over = grown.saturating_sub(budget.tokens);
+            let over = grown.saturating_sub(budget);
             let target = stepped(
                 usize::try_from(over).unwrap_or(usize::MAX),
                 usize::try_from(step).unwrap_or(usize::MAX),
             ) as u64;
             if target > target_before {
-                plan.level = plan.level.max(plan.greedy(length, target));
+                self.level = self.level.max(self.greedy(length, target));
                 target_before = target;
             }
         }
-        plan
     }
 
     /// The key of the last item to withhold, taking the items of the first `length` messages
@@ -394,4 +265,185 @@ impl Plan {
         }
         withheld
     }
+}
+
+/// The tokens a text costs under the budget's count.
+fn tokens(budget: &Budget<'_>, text: &dyn std::fmt::Display) -> u64 {
+    count_text(budget.count, &text) as u64
+}
+
+/// What a message costs as replayed on its own, whatever turn it is merged into.
+fn cost_alone(message: &StoredMessage, vision: Vision, budget: &Budget<'_>) -> u64 {
+    replay_message(message, vision)
+        .content
+        .iter()
+        .map(|part| match part {
+            Part::Text(text) => tokens(budget, text),
+            Part::Image(image) => image_cost(budget.images, image.data()),
+            Part::File(file) => file_tokens(budget.images, file.media_type(), file.data()),
+        })
+        .sum()
+}
+
+/// Every item of the history a budget may withhold, in key order, and what each message
+/// costs as replayed on its own (its growth). A message after the leading system ones is
+/// an item too, which frees what its blocks' items do not.
+fn items(
+    history: &[StoredMessage],
+    vision: Vision,
+    native: &[bool],
+    budget: &Budget<'_>,
+    lead: usize,
+) -> (Vec<Item>, Vec<u64>) {
+    let mut items = Vec::new();
+    let mut growth = Vec::with_capacity(history.len());
+    let mut image = 0;
+    for (index, message) in history.iter().enumerate() {
+        // What the message costs as replayed on its own: its growth.
+        let cost = cost_alone(message, vision, budget);
+        growth.push(cost);
+        let mut freed = 0;
+        for (block_index, block) in message.blocks.iter().enumerate() {
+            let Some((class, savings)) =
+                withholdable(message, block, vision, native, &mut image, budget)
+            else {
+                continue;
+            };
+            freed += savings;
+            items.push(Item {
+                key: (class, index, block_index),
+                savings,
+            });
+        }
+        if index >= lead {
+            items.push(Item {
+                key: (Class::Message, index, 0),
+                savings: cost.saturating_sub(freed),
+            });
+        }
+    }
+    items.sort_by_key(|item| item.key);
+    (items, growth)
+}
+
+/// A block's class, and the tokens withholding it frees, when a budget may withhold it: an
+/// output, input, reasoning or user text over [`FLOOR`] bytes, an image the body sends
+/// natively, or a file replay shows. `image` numbers the images replay shows, as `native`
+/// does, and counts this one when it is one.
+fn withholdable(
+    message: &StoredMessage,
+    block: &Block,
+    vision: Vision,
+    native: &[bool],
+    image: &mut usize,
+    budget: &Budget<'_>,
+) -> Option<(Class, u64)> {
+    let count = |text: &dyn std::fmt::Display| tokens(budget, text);
+    let found = match block {
+        Block::ToolResult {
+            tool_name,
+            output,
+            is_error,
+            ..
+        } if output.len() > FLOOR => {
+            let kept = Piece::ToolResult {
+                tool_name,
+                output,
+                is_error: *is_error,
+            };
+            let withheld = Piece::OutputWithheld {
+                tool_name,
+                is_error: *is_error,
+                bytes: output.len(),
+            };
+            (Class::Output, count(&kept).saturating_sub(count(&withheld)))
+        }
+        Block::ToolUse { name, input, .. } if input_bytes(input) > FLOOR => {
+            let kept = Piece::ToolUse {
+                name,
+                input: input.as_str(),
+                json_value: input.is_json_value(),
+            };
+            let withheld = Piece::InputWithheld {
+                name,
+                bytes: input_bytes(input),
+            };
+            (Class::Input, count(&kept).saturating_sub(count(&withheld)))
+        }
+        Block::Reasoning { reasoning } if reasoning.len() > FLOOR => {
+            let kept = Piece::Reasoning(reasoning);
+            let withheld = Piece::ReasoningWithheld {
+                bytes: reasoning.len(),
+            };
+            (
+                Class::Reasoning,
+                count(&kept).saturating_sub(count(&withheld)),
+            )
+        }
+        Block::Text { text } if message.role == crate::record::Role::User && text.len() > FLOOR => {
+            let withheld = Piece::TextWithheld { bytes: text.len() };
+            (
+                Class::Text,
+                count(&Piece::Text(text)).saturating_sub(count(&withheld)),
+            )
+        }
+        Block::Image { media_type, data } => {
+            if unseen(media_type, data, vision).is_some() {
+                return None;
+            }
+            let ordinal = *image;
+            *image += 1;
+            if !native.get(ordinal).copied().unwrap_or(false) {
+                return None;
+            }
+            let marker = Piece::ImageNotShown {
+                media_type,
+                reason: Reason::Fit,
+            };
+            (
+                Class::Image,
+                image_cost(budget.images, data).saturating_sub(count(&marker)),
+            )
+        }
+        // A file replay shows, withheld with the images: by the tokens it costs where
+        // the provider takes it (where it does not, it is a marker already, and
+        // withholding it frees nothing the estimate will not find).
+        Block::File {
+            media_type,
+            data,
+            name,
+        } if unseen_file(media_type, data, vision).is_none() => {
+            let marker = Piece::FileNotShown {
+                media_type,
+                name: name.as_deref(),
+                reason: Reason::Fit,
+            };
+            (
+                Class::Image,
+                file_tokens(budget.images, media_type, data).saturating_sub(count(&marker)),
+            )
+        }
+        Block::Text { .. }
+        | Block::ToolResult { .. }
+        | Block::ToolUse { .. }
+        | Block::Reasoning { .. }
+        | Block::File { .. }
+        | Block::Source { .. } => return None,
+    };
+    Some(found)
+}
+
+/// The oldest outputs of the rounds in flight withheld until the fixed part (`base` and
+/// `tail`) fits the budget, or none is left: the tail that leaves, and how many they are.
+fn rounds_to_fit(rounds: &[RoundOutput], base: u64, tail: u64, budget: u64) -> (u64, usize) {
+    let mut tail = tail;
+    let mut rounds_withheld = 0;
+    for output in rounds {
+        if base.saturating_add(tail) <= budget {
+            break;
+        }
+        tail = tail.saturating_sub(output.savings);
+        rounds_withheld += 1;
+    }
+    (tail, rounds_withheld)
 }

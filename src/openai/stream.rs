@@ -472,78 +472,214 @@ impl Stream {
     }
 }
 
+/// One chunk of the stream: its choices' deltas, its usage, or an error.
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(default)]
+    choices: Option<Vec<Choice>>,
+    #[serde(borrow, default)]
+    usage: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+    /// Groq's streamed usage (<https://github.com/Portkey-AI/gateway/issues/1072>).
+    #[serde(borrow, default)]
+    x_groq: Option<XGroq<'a>>,
+    #[serde(default)]
+    citations: Option<Value>,
+    #[serde(default)]
+    search_results: Option<Value>,
+}
+
+/// Groq's `x_groq` member of a chunk, which carries its usage.
+#[derive(Deserialize)]
+struct XGroq<'a> {
+    #[serde(borrow, default)]
+    usage: Option<&'a RawValue>,
+}
+
+/// A delta's `content`: a piece of text, or an array of chunks (Magistral).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Content {
+    Text(String),
+    Chunks(Vec<Value>),
+}
+
+/// A piece of generated audio: its id, a piece of its transcript and of its data.
+#[derive(Deserialize)]
+struct AudioDelta {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    transcript: Option<String>,
+    #[serde(default)]
+    data: Option<String>,
+}
+
+/// One choice of a chunk: its index, its delta and its finish reason.
+#[derive(Deserialize)]
+struct Choice {
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default)]
+    delta: Option<ChoiceDelta>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+/// A choice's delta: the pieces of each part of the message.
+#[derive(Deserialize)]
+struct ChoiceDelta {
+    #[serde(default)]
+    content: Option<Content>,
+    #[serde(default)]
+    refusal: Option<String>,
+    #[serde(default)]
+    reasoning_content: Option<String>,
+    #[serde(default)]
+    reasoning: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<CallDelta>>,
+    #[serde(default)]
+    audio: Option<AudioDelta>,
+    #[serde(default)]
+    function_call: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    annotations: Option<Vec<Value>>,
+    #[serde(default)]
+    reasoning_details: Option<Vec<Value>>,
+    #[serde(default)]
+    executed_tools: Option<Vec<Value>>,
+    #[serde(default)]
+    images: Option<Vec<Value>>,
+}
+
+impl Stream {
+    /// The first choice's delta, part by part, in the order the blocks are begun: reasoning,
+    /// executed tools, content, annotations, images, audio, then what the record has no block
+    /// for, a refusal and the tool calls.
+    fn delta(&mut self, delta: ChoiceDelta, deltas: &mut Vec<Delta>) {
+        if let Some(text) = delta.reasoning_content.as_deref() {
+            self.reasoning_field.get_or_insert("reasoning_content");
+            self.blocks.reasoning(REASONING, text, deltas);
+        } else if let Some(text) = delta.reasoning.as_deref() {
+            self.reasoning_field.get_or_insert("reasoning");
+            self.blocks.reasoning(REASONING, text, deltas);
+        }
+        for tool in delta.executed_tools.into_iter().flatten() {
+            self.executed_tool(tool);
+        }
+        match delta.content {
+            Some(Content::Text(text)) => self.content(&text, deltas),
+            Some(Content::Chunks(chunks)) => self.content_chunks(chunks, deltas),
+            None => {}
+        }
+        for annotation in delta.annotations.iter().flatten() {
+            let found = super::content::annotation_sources(std::slice::from_ref(annotation));
+            for source in found {
+                let known = self.blocks.blocks().contains(&source);
+                if !known {
+                    self.blocks.whole(ANNOTATIONS - self.sources, source);
+                    self.sources += 1;
+                }
+            }
+        }
+        let images = delta.images.unwrap_or_default();
+        let provider = self.provider.0;
+        for image in super::content::generated_images(provider, &images, &mut self.not_kept) {
+            self.blocks.whole(IMAGES - self.images, image);
+            self.images += 1;
+        }
+        if let Some(audio) = delta.audio {
+            self.audio_delta(audio, deltas);
+        }
+        for detail in delta.reasoning_details.into_iter().flatten() {
+            self.reasoning_detail(detail);
+        }
+        // What the record has no block for: the marker `read_reply` writes, once.
+        // `null` is `None`: no value.
+        if delta.function_call.is_some() && self.blocks.block_of(FUNCTION_CALL).is_none() {
+            let marker = crate::marker::not_kept(self.provider.0, "function_call");
+            self.blocks.text(FUNCTION_CALL, &marker, deltas);
+            self.not_kept.push("function_call".to_owned());
+        }
+        if let Some(text) = delta.refusal.as_deref() {
+            self.refused = true;
+            self.blocks.text(REFUSAL, text, deltas);
+        }
+        if let Some(calls) = delta.tool_calls.as_deref() {
+            self.call_deltas(calls, deltas);
+        }
+    }
+
+    /// A `content` that came as an array of chunks (Magistral): thinking, text, and a marker
+    /// for a chunk of an unknown type.
+    fn content_chunks(&mut self, chunks: Vec<Value>, deltas: &mut Vec<Delta>) {
+        self.content_array = true;
+        for chunk in chunks {
+            match reply::field(&chunk, &["type"]).as_str() {
+                Some("thinking") => {
+                    let thinking = reply::field(&chunk, &["thinking"]);
+                    let text = super::reply::thinking_text(thinking);
+                    self.blocks.reasoning(THINK, &text, deltas);
+                }
+                Some("text") => {
+                    let text = reply::field(&chunk, &["text"]);
+                    self.content(text.as_str().unwrap_or_default(), deltas);
+                }
+                kind => {
+                    // As `read_reply` marks an unknown part.
+                    let kind = kind.unwrap_or_default().to_owned();
+                    let marker = crate::marker::not_kept(self.provider.0, &kind);
+                    let key = UNKNOWN_CHUNKS - self.not_kept.len();
+                    self.blocks.text(key, &marker, deltas);
+                    self.not_kept.push(kind);
+                }
+            }
+        }
+    }
+
+    /// A piece of generated audio: its id, the last sent; its transcript, a text block; its
+    /// data, kept for the round.
+    fn audio_delta(&mut self, audio: AudioDelta, deltas: &mut Vec<Delta>) {
+        let acc = self.audio.get_or_insert_with(Audio::default);
+        if audio.id.is_some() {
+            acc.id = audio.id;
+        }
+        if let Some(transcript) = audio.transcript.as_deref() {
+            acc.transcript.push_str(transcript);
+            self.blocks.text(AUDIO, transcript, deltas);
+        }
+        if let Some(data) = audio.data.as_deref() {
+            acc.data.push_str(data);
+        }
+    }
+
+    /// The pieces of the tool calls: each goes to its call, begun when it is new, with the
+    /// call's `extra_content` when it carries one.
+    fn call_deltas(&mut self, calls: &[CallDelta], deltas: &mut Vec<Delta>) {
+        if !calls.is_empty() {
+            // The content is over when the calls begin: what the splitter held back
+            // (white space that might have opened `<think>`) takes its place first.
+            self.end_content(deltas);
+        }
+        for call in calls {
+            let key = self.call_of(call, deltas);
+            self.current = Some(key);
+            if let (Some(extra), Some(known)) =
+                (call.extra_content.as_ref(), self.calls.get_mut(key))
+            {
+                if !extra.is_null() {
+                    known.extra = Some(extra.clone());
+                }
+            }
+            self.blocks.input(key, call.piece(), deltas);
+        }
+    }
+}
+
 impl Events for Stream {
     fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
-        #[derive(Deserialize)]
-        struct Chunk<'a> {
-            #[serde(default)]
-            choices: Option<Vec<Choice>>,
-            #[serde(borrow, default)]
-            usage: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            error: Option<&'a RawValue>,
-            /// Groq's streamed usage (<https://github.com/Portkey-AI/gateway/issues/1072>).
-            #[serde(borrow, default)]
-            x_groq: Option<XGroq<'a>>,
-            #[serde(default)]
-            citations: Option<Value>,
-            #[serde(default)]
-            search_results: Option<Value>,
-        }
-        #[derive(Deserialize)]
-        struct XGroq<'a> {
-            #[serde(borrow, default)]
-            usage: Option<&'a RawValue>,
-        }
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Content {
-            Text(String),
-            Chunks(Vec<Value>),
-        }
-        #[derive(Deserialize)]
-        struct AudioDelta {
-            #[serde(default)]
-            id: Option<Value>,
-            #[serde(default)]
-            transcript: Option<String>,
-            #[serde(default)]
-            data: Option<String>,
-        }
-        #[derive(Deserialize)]
-        struct Choice {
-            #[serde(default)]
-            index: Option<usize>,
-            #[serde(default)]
-            delta: Option<ChoiceDelta>,
-            #[serde(default)]
-            finish_reason: Option<String>,
-        }
-        #[derive(Deserialize)]
-        struct ChoiceDelta {
-            #[serde(default)]
-            content: Option<Content>,
-            #[serde(default)]
-            refusal: Option<String>,
-            #[serde(default)]
-            reasoning_content: Option<String>,
-            #[serde(default)]
-            reasoning: Option<String>,
-            #[serde(default)]
-            tool_calls: Option<Vec<CallDelta>>,
-            #[serde(default)]
-            audio: Option<AudioDelta>,
-            #[serde(default)]
-            function_call: Option<serde::de::IgnoredAny>,
-            #[serde(default)]
-            annotations: Option<Vec<Value>>,
-            #[serde(default)]
-            reasoning_details: Option<Vec<Value>>,
-            #[serde(default)]
-            executed_tools: Option<Vec<Value>>,
-            #[serde(default)]
-            images: Option<Vec<Value>>,
-        }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
@@ -568,110 +704,7 @@ impl Events for Stream {
                 continue;
             }
             if let Some(delta) = choice.delta {
-                if let Some(text) = delta.reasoning_content.as_deref() {
-                    self.reasoning_field.get_or_insert("reasoning_content");
-                    self.blocks.reasoning(REASONING, text, deltas);
-                } else if let Some(text) = delta.reasoning.as_deref() {
-                    self.reasoning_field.get_or_insert("reasoning");
-                    self.blocks.reasoning(REASONING, text, deltas);
-                }
-                for tool in delta.executed_tools.into_iter().flatten() {
-                    self.executed_tool(tool);
-                }
-                match delta.content {
-                    Some(Content::Text(text)) => self.content(&text, deltas),
-                    Some(Content::Chunks(chunks)) => {
-                        self.content_array = true;
-                        for chunk in chunks {
-                            match reply::field(&chunk, &["type"]).as_str() {
-                                Some("thinking") => {
-                                    let thinking = reply::field(&chunk, &["thinking"]);
-                                    let text = super::reply::thinking_text(thinking);
-                                    self.blocks.reasoning(THINK, &text, deltas);
-                                }
-                                Some("text") => {
-                                    let text = reply::field(&chunk, &["text"]);
-                                    self.content(text.as_str().unwrap_or_default(), deltas);
-                                }
-                                kind => {
-                                    // As `read_reply` marks an unknown part.
-                                    let kind = kind.unwrap_or_default().to_owned();
-                                    let marker = crate::marker::not_kept(self.provider.0, &kind);
-                                    let key = UNKNOWN_CHUNKS - self.not_kept.len();
-                                    self.blocks.text(key, &marker, deltas);
-                                    self.not_kept.push(kind);
-                                }
-                            }
-                        }
-                    }
-                    None => {}
-                }
-                for annotation in delta.annotations.iter().flatten() {
-                    let found =
-                        super::content::annotation_sources(std::slice::from_ref(annotation));
-                    for source in found {
-                        let known = self.blocks.blocks().contains(&source);
-                        if !known {
-                            self.blocks.whole(ANNOTATIONS - self.sources, source);
-                            self.sources += 1;
-                        }
-                    }
-                }
-                let images = delta.images.unwrap_or_default();
-                let provider = self.provider.0;
-                for image in super::content::generated_images(provider, &images, &mut self.not_kept)
-                {
-                    self.blocks.whole(IMAGES - self.images, image);
-                    self.images += 1;
-                }
-                if let Some(audio) = delta.audio {
-                    let acc = self.audio.get_or_insert_with(Audio::default);
-                    if audio.id.is_some() {
-                        acc.id = audio.id;
-                    }
-                    if let Some(transcript) = audio.transcript.as_deref() {
-                        acc.transcript.push_str(transcript);
-                        self.blocks.text(AUDIO, transcript, deltas);
-                    }
-                    if let Some(data) = audio.data.as_deref() {
-                        acc.data.push_str(data);
-                    }
-                }
-                for detail in delta.reasoning_details.into_iter().flatten() {
-                    self.reasoning_detail(detail);
-                }
-                // What the record has no block for: the marker `read_reply` writes, once.
-                // `null` is `None`: no value.
-                if delta.function_call.is_some() && self.blocks.block_of(FUNCTION_CALL).is_none() {
-                    let marker = crate::marker::not_kept(self.provider.0, "function_call");
-                    self.blocks.text(FUNCTION_CALL, &marker, deltas);
-                    self.not_kept.push("function_call".to_owned());
-                }
-                if let Some(text) = delta.refusal.as_deref() {
-                    self.refused = true;
-                    self.blocks.text(REFUSAL, text, deltas);
-                }
-                if delta
-                    .tool_calls
-                    .as_ref()
-                    .is_some_and(|calls| !calls.is_empty())
-                {
-                    // The content is over when the calls begin: what the splitter held back
-                    // (white space that might have opened `<think>`) takes its place first.
-                    self.end_content(deltas);
-                }
-                for call in delta.tool_calls.iter().flatten() {
-                    let key = self.call_of(call, deltas);
-                    self.current = Some(key);
-                    if let (Some(extra), Some(known)) =
-                        (call.extra_content.as_ref(), self.calls.get_mut(key))
-                    {
-                        if !extra.is_null() {
-                            known.extra = Some(extra.clone());
-                        }
-                    }
-                    self.blocks.input(key, call.piece(), deltas);
-                }
+                self.delta(delta, deltas);
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;

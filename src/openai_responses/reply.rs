@@ -195,197 +195,248 @@ pub(super) struct Items {
     not_kept: Vec<String>,
 }
 
+/// One output item, with the members any kind of item the crate reads may carry.
+#[derive(Deserialize)]
+struct Item<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(borrow, default)]
+    content: Option<Vec<&'a RawValue>>,
+    #[serde(default)]
+    summary: Option<Vec<Summary>>,
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    result: Option<String>,
+    #[serde(default)]
+    output_format: Option<String>,
+    #[serde(borrow, default)]
+    action: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    actions: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    operation: Option<&'a RawValue>,
+}
+
+/// One text of a `reasoning` item's `summary`.
+#[derive(Deserialize)]
+struct Summary {
+    text: String,
+}
+
+/// One part of a `message` or `reasoning` item's `content`.
+#[derive(Deserialize)]
+struct ContentPart {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    refusal: Option<String>,
+    #[serde(default)]
+    annotations: Option<Vec<serde_json::Value>>,
+}
+
+/// The error for an item of `kind` that lacks a member its kind must have.
+fn missing(at: &At<'_>, kind: &str, field: &str) -> ReplyError {
+    at.error(format_args!("missing field `{field}` in a {kind} item"))
+}
+
 impl Items {
     /// Reads one output item into its blocks.
     pub(super) fn read(&mut self, at: &At<'_>) -> Result<(), ReplyError> {
-        #[derive(Deserialize)]
-        struct Item<'a> {
-            #[serde(rename = "type")]
-            kind: String,
-            #[serde(borrow, default)]
-            content: Option<Vec<&'a RawValue>>,
-            #[serde(default)]
-            summary: Option<Vec<Summary>>,
-            #[serde(default)]
-            call_id: Option<String>,
-            #[serde(default)]
-            name: Option<String>,
-            #[serde(default)]
-            arguments: Option<String>,
-            #[serde(default)]
-            input: Option<String>,
-            #[serde(default)]
-            result: Option<String>,
-            #[serde(default)]
-            output_format: Option<String>,
-            #[serde(borrow, default)]
-            action: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            actions: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            operation: Option<&'a RawValue>,
-        }
-        #[derive(Deserialize)]
-        struct Summary {
-            text: String,
-        }
-        #[derive(Deserialize)]
-        struct ContentPart {
-            #[serde(rename = "type")]
-            kind: String,
-            #[serde(default)]
-            text: Option<String>,
-            #[serde(default)]
-            refusal: Option<String>,
-            #[serde(default)]
-            annotations: Option<Vec<serde_json::Value>>,
-        }
         let item: Item<'_> = at.read()?;
-        let missing = |field: &str| {
-            at.error(format_args!(
-                "missing field `{field}` in a {} item",
-                item.kind
-            ))
-        };
         match item.kind.as_str() {
-            "message" => {
-                for (part, &raw) in item.content.iter().flatten().enumerate() {
-                    let part_at = at.child(raw, format_args!("content[{part}]"));
-                    let content: ContentPart = part_at.read()?;
-                    match (content.kind.as_str(), content.text, content.refusal) {
-                        // The text, then the sources its annotations name (a URL citation's
-                        // URL and title, a file citation's file name).
-                        ("output_text", Some(text), _) => {
-                            self.blocks.push(Block::text(text));
-                            self.blocks.extend(reply::sources(
-                                content.annotations.as_deref().unwrap_or_default(),
-                                &["url"],
-                                &["title", "filename"],
-                                &[],
-                            ));
-                        }
-                        ("refusal", _, Some(refusal)) => {
-                            self.refused = true;
-                            self.blocks.push(Block::text(refusal));
-                        }
-                        (kind, _, _) => self.not_keeping(kind),
-                    }
-                }
-            }
-            "reasoning" => {
-                for summary in item.summary.into_iter().flatten() {
-                    self.blocks.push(Block::reasoning(summary.text));
-                }
-                // The reasoning itself, which open-weight models return beside the summary.
-                for (part, &raw) in item.content.iter().flatten().enumerate() {
-                    let part_at = at.child(raw, format_args!("content[{part}]"));
-                    let content: ContentPart = part_at.read()?;
-                    match (content.kind.as_str(), content.text) {
-                        ("reasoning_text", Some(text)) => self.blocks.push(Block::reasoning(text)),
-                        (kind, _) => self.not_keeping(kind),
-                    }
-                }
-            }
+            "message" => self.message(at, &item)?,
+            "reasoning" => self.reasoning(at, item.summary.unwrap_or_default(), &item.content)?,
             "function_call" => {
-                let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
-                let name = item.name.clone().ok_or_else(|| missing("name"))?;
-                let arguments = item.arguments.clone().ok_or_else(|| missing("arguments"))?;
+                let call_id = item
+                    .call_id
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "call_id"))?;
+                let name = item
+                    .name
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "name"))?;
+                let arguments = item
+                    .arguments
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "arguments"))?;
                 self.blocks
                     .push(Block::tool_use(call_id, name, ToolInput::from(arguments)));
             }
             "custom_tool_call" => {
-                let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
-                let name = item.name.clone().ok_or_else(|| missing("name"))?;
-                let input = item.input.clone().ok_or_else(|| missing("input"))?;
+                let call_id = item
+                    .call_id
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "call_id"))?;
+                let name = item
+                    .name
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "name"))?;
+                let input = item
+                    .input
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "input"))?;
                 self.free_form.push(call_id.clone());
                 self.blocks.push(Block::tool_use(call_id, name, input));
             }
-            // The calls the client runs (computer use, the shell, patches): a tool call named
-            // after the tool, its action (or operation) as the input; the round answers each
-            // with its own output item.
             "computer_call" | "shell_call" | "local_shell_call" | "apply_patch_call" => {
-                let call_id = item.call_id.clone().ok_or_else(|| missing("call_id"))?;
-                let (name, payload) = match item.kind.as_str() {
-                    "computer_call" => ("computer", item.action.or(item.actions)),
-                    "shell_call" => ("shell", item.action),
-                    "local_shell_call" => ("local_shell", item.action),
-                    _ => ("apply_patch", item.operation),
-                };
-                // Read already as part of the body, so it is JSON.
-                let input = payload.map_or_else(
-                    || ToolInput::json_unchecked("{}".to_owned()),
-                    |raw| ToolInput::json_unchecked(raw.get().to_owned()),
-                );
-                self.blocks.push(Block::tool_use(call_id, name, input));
+                self.client_call(at, &item)?;
             }
-            // The tools OpenAI runs itself: a provider-executed call and its result, each item
-            // holding both (`WebSearchToolCall`, `FileSearchToolCall`, `CodeInterpreterToolCall`,
-            // `MCPToolCall`, `MCPListTools` in the pinned spec).
             "web_search_call"
             | "file_search_call"
             | "code_interpreter_call"
             | "mcp_call"
-            | "mcp_list_tools" => {
-                let value: serde_json::Value = at.read()?;
-                let (name, input, output, is_error) = server_item(&item.kind, &value);
-                let id = reply::field(&value, &["id"])
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                self.blocks.push(Block::provider_tool_use(
-                    id.clone(),
-                    name.clone(),
-                    ToolInput::json_unchecked(input.to_string()),
-                ));
-                self.blocks.push(Block::ToolResult {
-                    tool_use_id: id,
-                    tool_name: name,
-                    output,
-                    is_error,
-                });
-            }
-            // A generated image: the provider's call and its result (`revised_prompt` when
-            // it says one, a failure's status as an error), then the image itself, as an
-            // `image` block of the assistant message (docs/design.md#content-kept). A call without a result
-            // (failed, or cut short) is no refusal.
-            "image_generation_call" => {
-                let value: serde_json::Value = at.read()?;
-                let id = reply::field(&value, &["id"])
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                let status = reply::field(&value, &["status"])
-                    .as_str()
-                    .unwrap_or_default();
-                let prompt = reply::field(&value, &["revised_prompt"]).as_str();
-                let input = match prompt {
-                    Some(prompt) => serde_json::json!({ "prompt": prompt }),
-                    None => serde_json::json!({}),
-                };
-                self.blocks.push(Block::provider_tool_use(
-                    id.clone(),
-                    "image_generation",
-                    ToolInput::json_unchecked(input.to_string()),
-                ));
-                let data = item.result.clone();
-                self.blocks.push(Block::ToolResult {
-                    tool_use_id: id,
-                    tool_name: "image_generation".to_owned(),
-                    output: match &data {
-                        Some(_) => String::new(),
-                        None => status.to_owned(),
-                    },
-                    is_error: data.is_none(),
-                });
-                if let Some(data) = data {
-                    let format = item.output_format.as_deref().unwrap_or("png");
-                    self.blocks
-                        .push(Block::image(format!("image/{format}"), data));
-                }
-            }
+            | "mcp_list_tools" => self.server_call(at, &item.kind)?,
+            "image_generation_call" => self.image_generation(at, &item)?,
             kind => self.not_keeping(kind),
         }
         self.native.push(at.raw().to_owned());
+        Ok(())
+    }
+
+    /// A `message` item: its `output_text` parts as text, each followed by the sources its
+    /// annotations name, and its refusals as text.
+    fn message(&mut self, at: &At<'_>, item: &Item<'_>) -> Result<(), ReplyError> {
+        for (part, &raw) in item.content.iter().flatten().enumerate() {
+            let part_at = at.child(raw, format_args!("content[{part}]"));
+            let content: ContentPart = part_at.read()?;
+            match (content.kind.as_str(), content.text, content.refusal) {
+                // The text, then the sources its annotations name (a URL citation's
+                // URL and title, a file citation's file name).
+                ("output_text", Some(text), _) => {
+                    self.blocks.push(Block::text(text));
+                    self.blocks.extend(reply::sources(
+                        content.annotations.as_deref().unwrap_or_default(),
+                        &["url"],
+                        &["title", "filename"],
+                        &[],
+                    ));
+                }
+                ("refusal", _, Some(refusal)) => {
+                    self.refused = true;
+                    self.blocks.push(Block::text(refusal));
+                }
+                (kind, _, _) => self.not_keeping(kind),
+            }
+        }
+        Ok(())
+    }
+
+    /// A `reasoning` item: its summary's texts, then its `reasoning_text` content.
+    fn reasoning(
+        &mut self,
+        at: &At<'_>,
+        summary: Vec<Summary>,
+        content: &Option<Vec<&RawValue>>,
+    ) -> Result<(), ReplyError> {
+        for summary in summary {
+            self.blocks.push(Block::reasoning(summary.text));
+        }
+        // The reasoning itself, which open-weight models return beside the summary.
+        for (part, &raw) in content.iter().flatten().enumerate() {
+            let part_at = at.child(raw, format_args!("content[{part}]"));
+            let content: ContentPart = part_at.read()?;
+            match (content.kind.as_str(), content.text) {
+                ("reasoning_text", Some(text)) => self.blocks.push(Block::reasoning(text)),
+                (kind, _) => self.not_keeping(kind),
+            }
+        }
+        Ok(())
+    }
+
+    /// The calls the client runs (computer use, the shell, patches): a tool call named after
+    /// the tool, its action (or operation) as the input; the round answers each with its own
+    /// output item.
+    fn client_call(&mut self, at: &At<'_>, item: &Item<'_>) -> Result<(), ReplyError> {
+        let call_id = item
+            .call_id
+            .clone()
+            .ok_or_else(|| missing(at, &item.kind, "call_id"))?;
+        let (name, payload) = match item.kind.as_str() {
+            "computer_call" => ("computer", item.action.or(item.actions)),
+            "shell_call" => ("shell", item.action),
+            "local_shell_call" => ("local_shell", item.action),
+            _ => ("apply_patch", item.operation),
+        };
+        // Read already as part of the body, so it is JSON.
+        let input = payload.map_or_else(
+            || ToolInput::json_unchecked("{}".to_owned()),
+            |raw| ToolInput::json_unchecked(raw.get().to_owned()),
+        );
+        self.blocks.push(Block::tool_use(call_id, name, input));
+        Ok(())
+    }
+
+    /// The tools OpenAI runs itself: a provider-executed call and its result, each item
+    /// holding both (`WebSearchToolCall`, `FileSearchToolCall`, `CodeInterpreterToolCall`,
+    /// `MCPToolCall`, `MCPListTools` in the pinned spec).
+    fn server_call(&mut self, at: &At<'_>, kind: &str) -> Result<(), ReplyError> {
+        let value: serde_json::Value = at.read()?;
+        let (name, input, output, is_error) = server_item(kind, &value);
+        let id = reply::field(&value, &["id"])
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        self.blocks.push(Block::provider_tool_use(
+            id.clone(),
+            name.clone(),
+            ToolInput::json_unchecked(input.to_string()),
+        ));
+        self.blocks.push(Block::ToolResult {
+            tool_use_id: id,
+            tool_name: name,
+            output,
+            is_error,
+        });
+        Ok(())
+    }
+
+    /// A generated image: the provider's call and its result (`revised_prompt` when it says
+    /// one, a failure's status as an error), then the image itself, as an `image` block of
+    /// the assistant message, as the crate stores every generated image. A call without a
+    /// result (failed, or cut short) is no refusal.
+    fn image_generation(&mut self, at: &At<'_>, item: &Item<'_>) -> Result<(), ReplyError> {
+        let value: serde_json::Value = at.read()?;
+        let id = reply::field(&value, &["id"])
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let status = reply::field(&value, &["status"])
+            .as_str()
+            .unwrap_or_default();
+        let prompt = reply::field(&value, &["revised_prompt"]).as_str();
+        let input = match prompt {
+            Some(prompt) => serde_json::json!({ "prompt": prompt }),
+            None => serde_json::json!({}),
+        };
+        self.blocks.push(Block::provider_tool_use(
+            id.clone(),
+            "image_generation",
+            ToolInput::json_unchecked(input.to_string()),
+        ));
+        let data = item.result.clone();
+        self.blocks.push(Block::ToolResult {
+            tool_use_id: id,
+            tool_name: "image_generation".to_owned(),
+            output: match &data {
+                Some(_) => String::new(),
+                None => status.to_owned(),
+            },
+            is_error: data.is_none(),
+        });
+        if let Some(data) = data {
+            let format = item.output_format.as_deref().unwrap_or("png");
+            self.blocks
+                .push(Block::image(format!("image/{format}"), data));
+        }
         Ok(())
     }
 
