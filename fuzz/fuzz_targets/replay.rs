@@ -6,7 +6,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use transcript_replay::{anthropic, bedrock, cost::estimate_tokens, gemini, cost::image_tokens, openai, openai_responses, parse_record, parse_record_by_serde, parse_record_fast_only, replay_messages, Dialect, wire::Part, Priced, Provider, StoredMessage, Turn, Vision, wire::WireRole};
+use transcript_replay::{
+    anthropic, bedrock, cost::estimate_tokens, cost::image_tokens, gemini, openai,
+    openai_responses, parse_record, parse_record_by_serde, parse_record_fast_only, replay_messages,
+    wire::Part, wire::WireRole, Dialect, Priced, Provider, StoredMessage, Turn, Vision,
+};
 
 /// A body serializes, the crate's writer gives serde_json's bytes, and its estimate counts
 /// exactly its bytes, and each text whole.
