@@ -360,7 +360,9 @@ impl Provider {
 
     /// The request around a turn's body: [`request_for`](Provider::request_for) with the turn's
     /// [`model`](crate::Turn::model) (none when it has none) and whether it
-    /// [`stream`](crate::Turn::stream)s.
+    /// [`stream`](crate::Turn::stream)s; with the headers a beta needs when the body sends the
+    /// provider's own compaction back natively (Anthropic's `anthropic-beta:
+    /// compact-2026-01-12`).
     ///
     /// ```
     /// use transcript_replay::{Provider, StoredMessage, Turn};
@@ -373,7 +375,18 @@ impl Provider {
     /// );
     /// ```
     pub fn request(self, turn: &Turn<'_>) -> Request {
-        self.request_of_parts(turn.model_name().unwrap_or_default(), turn.streams())
+        let mut request =
+            self.request_of_parts(turn.model_name().unwrap_or_default(), turn.streams());
+        if turn.carries_compaction_of(self.id()) {
+            request.headers.extend(
+                self.surface()
+                    .request
+                    .compaction_headers
+                    .iter()
+                    .map(|&(name, value)| (name, value.to_owned())),
+            );
+        }
+        request
     }
 
     fn request_of_parts(self, model: &str, stream: bool) -> Request {

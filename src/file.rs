@@ -82,7 +82,9 @@ impl<'a> File<'a> {
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
-            | Block::Source { .. } => ("", "", None),
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => ("", "", None),
         }
     }
 

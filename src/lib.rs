@@ -144,6 +144,7 @@ pub mod wire;
 mod any_provider;
 mod body;
 mod cache;
+mod compaction;
 mod conversation_file;
 mod file;
 mod fit;

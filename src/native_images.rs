@@ -28,7 +28,7 @@ pub(crate) fn image_verdicts<'a>(
         .flat_map(|(message, &lands)| {
             message.content.iter().filter_map(move |part| match part {
                 Part::Image(image) => Some(verdict(image, lands, rules, limits)),
-                Part::Text(_) | Part::File(_) => None,
+                Part::Text(_) | Part::File(_) | Part::Compaction(_) => None,
             })
         })
         .chain(

@@ -183,6 +183,76 @@ pub enum Block {
         #[serde(skip_serializing_if = "Option::is_none")]
         cited_text: Option<String>,
     },
+    /// What replaced the conversation before it: a summary the provider or the runtime wrote
+    /// when it compacted the history, and the provider's own opaque payload when it made one.
+    ///
+    /// Replay honors the newest compaction the target can read (its `summary`, or its `data`
+    /// on the provider that made it): the stored messages before the one holding it are not
+    /// sent, one marker says how many (`[3 earlier messages replaced by the summary below]`),
+    /// and the block itself goes back as the provider takes it or as
+    /// `[Summary of the earlier conversation]: {summary}`. One that the target cannot read
+    /// (another provider's `data` and no `summary`) is
+    /// `[Earlier conversation compacted by {provider}: not readable here]` where it stood,
+    /// and the history before it is sent as it is. At least one of `summary` and `data` is
+    /// present, and `provider` with `data`; absent fields are not written.
+    Compaction {
+        /// The readable summary that replaces the history before it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        summary: Option<String>,
+        /// The provider whose payload `data` is, by its [`Provider::id`](crate::Provider::id)
+        /// (`anthropic`, `openai-responses`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        provider: Option<String>,
+        /// An opaque payload only `provider` can read: Anthropic's `encrypted_content`, or
+        /// OpenAI Responses' `compaction` item as it came, as JSON text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        data: Option<String>,
+    },
+    /// A block of a type this version does not read, kept as it was stored (a record written
+    /// by a newer version of the crate): written back byte for byte, and replayed as
+    /// `[Not kept: a {type} block this version does not read]`.
+    ///
+    /// Reading a record makes one; its `json` is then the block's exact text. One built by
+    /// hand whose `json` is no JSON object is written as `{"type": type_name}`.
+    ///
+    /// ```
+    /// use transcript_replay::{parse_record, write_record, Block};
+    ///
+    /// let file = r#"{"version":1,"messages":[{"role":"user","blocks":[{"type":"hologram","frames":[1, 2]}]}]}"#;
+    /// let record = parse_record(file)?;
+    /// let Block::Unknown { type_name, json } = &record[0].blocks[0] else { unreachable!() };
+    /// assert_eq!((type_name.as_str(), json.as_str()), ("hologram", r#"{"type":"hologram","frames":[1, 2]}"#));
+    /// assert_eq!(write_record(&record), file);
+    /// # Ok::<(), transcript_replay::RecordError>(())
+    /// ```
+    #[serde(untagged, serialize_with = "unknown_block")]
+    Unknown {
+        /// The block's `type`, as stored.
+        type_name: String,
+        /// The block's exact JSON text, as stored.
+        json: String,
+    },
+}
+
+/// Writes a block of a type this version does not read as its stored text; a text that is
+/// no JSON object (a block built by hand) as `{"type": type_name}`.
+// serde hands a variant's `serialize_with` its fields as they are typed.
+#[allow(clippy::ptr_arg)]
+fn unknown_block<S: Serializer>(
+    type_name: &String,
+    json: &String,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let object = json.trim_start().starts_with('{');
+    match serde_json::value::RawValue::from_string(json.clone()) {
+        Ok(raw) if object => raw.serialize(serializer),
+        Ok(_) | Err(_) => {
+            use serde::ser::SerializeMap;
+            let mut map = serializer.serialize_map(Some(1))?;
+            map.serialize_entry("type", type_name)?;
+            map.end()
+        }
+    }
 }
 
 /// Token counts stored with a message.
@@ -489,6 +559,61 @@ impl Block {
             name: Some(name.into()),
         }
     }
+
+    /// A runtime's own compaction: the summary that replaces the conversation before it.
+    /// Store it at the start of the message that follows the history it replaces; from then
+    /// on replay sends the summary instead of that history.
+    ///
+    /// ```
+    /// use transcript_replay::{replay_messages, Block, Role, StoredMessage, Vision};
+    ///
+    /// let record = [
+    ///     StoredMessage::user("Read a.rs."),
+    ///     StoredMessage::assistant("It is empty."),
+    ///     StoredMessage::new(Role::User, vec![
+    ///         Block::compaction("The user asked about a.rs; it is empty."),
+    ///         Block::text("And b.rs?"),
+    ///     ]),
+    /// ];
+    /// let wire = serde_json::to_string(&replay_messages(&record, Vision::Sees)).unwrap();
+    /// assert_eq!(wire, concat!(
+    ///     r#"[{"role":"user","content":[{"type":"text","text":"[2 earlier messages replaced by the summary below]"}]},"#,
+    ///     r#"{"role":"user","content":[{"type":"text","text":"[Summary of the earlier conversation]: The user asked about a.rs; it is empty.\n\nAnd b.rs?"}]}]"#,
+    /// ));
+    /// ```
+    pub fn compaction(summary: impl Into<String>) -> Self {
+        Block::Compaction {
+            summary: Some(summary.into()),
+            provider: None,
+            data: None,
+        }
+    }
+
+    /// A provider's compaction: its opaque payload `data`, which only `provider` reads, and
+    /// its readable summary when it gave one.
+    ///
+    /// ```
+    /// use transcript_replay::{Block, Provider};
+    ///
+    /// let item = r#"{"type":"compaction","id":"cmp_1","encrypted_content":"gAAA"}"#;
+    /// let provider: Provider = "openai-responses".parse().unwrap();
+    /// let block = Block::provider_compaction(provider, item, None);
+    /// assert_eq!(
+    ///     serde_json::to_string(&block).unwrap(),
+    ///     r#"{"type":"compaction","provider":"openai-responses","data":"{\"type\":\"compaction\",\"id\":\"cmp_1\",\"encrypted_content\":\"gAAA\"}"}"#,
+    /// );
+    /// ```
+    pub fn provider_compaction(
+        provider: crate::Provider,
+        data: impl Into<String>,
+        summary: Option<String>,
+    ) -> Self {
+        Block::Compaction {
+            summary,
+            provider: Some(provider.id().to_owned()),
+            data: Some(data.into()),
+        }
+    }
 }
 
 /// A tool call's input: the exact JSON text it was stored as, and the form it was stored in.
@@ -631,7 +756,9 @@ impl Block {
             | Block::Reasoning { .. }
             | Block::Image { .. }
             | Block::File { .. }
-            | Block::Source { .. } => None,
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
         }
     }
 
@@ -644,7 +771,9 @@ impl Block {
             | Block::ToolResult { .. }
             | Block::Image { .. }
             | Block::File { .. }
-            | Block::Source { .. } => None,
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
         }
     }
 }

@@ -176,6 +176,10 @@ fn join_system<'a, I: Iterator<Item = Verdict<'a>>>(
                     name: file.name(),
                     reason: rules.role_reason(),
                 }),
+                // Hoisted into the system text, a compaction is its summary's prose.
+                Part::Compaction(compaction) => {
+                    pieces.extend_from_slice(compaction.as_text().pieces());
+                }
             }
         }
     }
@@ -209,7 +213,7 @@ fn file_verdicts<'a>(
             let role = role_of(message.role);
             message.content.iter().filter_map(move |part| match part {
                 Part::File(file) => Some((role, *file)),
-                Part::Text(_) | Part::Image(_) => None,
+                Part::Text(_) | Part::Image(_) | Part::Compaction(_) => None,
             })
         })
         .chain(extra.iter().map(|file| (TurnRole::User, *file)))
@@ -318,6 +322,7 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
                     reason,
                 }),
             },
+            Part::Compaction(compaction) => content.push_compaction(**compaction),
         }
     }
     content.finish_dropping_blank_text(rules.drops_blank_text)

@@ -5,7 +5,10 @@
 //! # The rules
 //!
 //! 1. **One wire message per stored message**, in the same order: never split, never merged,
-//!    never dropped.
+//!    never dropped, but for what a compaction replaced: the messages before the newest
+//!    compaction the target can read (`crate::Block::Compaction`) are not sent, and one user
+//!    turn stands first for them: `[3 earlier messages replaced by the summary below]`
+//!    (`1 earlier message`).
 //! 2. **Roles**: `system` → `system`, `user` → `user`, and both `assistant` and `tool` →
 //!    `assistant` (a tool round is the assistant's own work). No wire message has a tool role
 //!    or a call id, by construction.
@@ -23,6 +26,9 @@
 //! | `file`, shown | a native file part with the stored `media_type`, `data` and `name` |
 //! | `file`, not shown | `[File ({media_type}) not shown: {reason}]`, or `[File {name} ({media_type}) not shown: {reason}]` |
 //! | `source` | `[Source: {title} <{url}>]`, or `[Source: <{url}>]` / `[Source: {title}]` when one is missing |
+//! | `compaction`, readable | `[Summary of the earlier conversation]: {summary}`, or natively on the provider whose payload it carries |
+//! | `compaction`, not readable | `[Earlier conversation compacted by {provider}: not readable here]` |
+//! | a type this version does not read | `[Not kept: a {type} block this version does not read]` |
 //!
 //! 4. **The pieces are joined** into text parts by the join rule of
 //!    [`WireMessage`], and a message that yields nothing is
@@ -72,7 +78,8 @@
 //!
 //! - **No failure of replay**: replay and the renderers take every record that parses (every
 //!   test below).
-//! - **One wire message per stored message**, in order, roles mapped, no tool role
+//! - **One wire message per stored message** (and one for what a compaction replaced), in
+//!   order, roles mapped, no tool role
 //!   (`conformance/tests/replay_invariants.rs`, `tests/replay_golden.rs`); one provider message
 //!   per wire message but hoisted system messages and merged turns (`tests/render_golden.rs`).
 //! - **Nothing silently dropped**: every block but an empty text yields exactly one piece or
@@ -86,12 +93,15 @@
 //! Replay's cost against a clone of the record, and against serializing it, is on the
 //! repository's `BENCHMARKS.md`.
 
+use crate::compaction::{self, Form};
 use crate::file::is_media_type;
 use crate::file::File;
 use crate::image::{is_image_media_type, is_valid_base64};
 use crate::marker::Reason;
 use crate::record::{Block, Role, StoredMessage, ToolInput};
-use crate::wire::{CompactJson, Content, Image, Piece, WireMessage, WireRole};
+use crate::wire::{
+    CompactJson, Compaction, Content, Image, Part, Piece, Text, WireMessage, WireRole,
+};
 
 /// Whether the model that will read the replay can see images: the one thing that varies.
 ///
@@ -138,11 +148,15 @@ a way to act: to use a tool, call it through the tool interface, and never write
 yourself. Do not repeat reasoning lines in your replies. An image marked as not shown was not \
 seen: say so rather than describe it.";
 
-/// Replays a stored record: exactly [`replay_message`] applied to each message in turn.
+/// Replays a stored record: exactly [`replay_message`] applied to each message in turn, from
+/// the message holding the newest compaction with a summary on.
 ///
 /// One wire message per stored message, in the same order: never split, never merged, never
-/// dropped. Pure: no I/O, no global state, and no panic on any input. The same record and
-/// flag give the same bytes, every run.
+/// dropped. A [`compaction`](crate::Block::Compaction) with a summary replaces the messages
+/// before its own: they are not replayed, and one user turn stands first for them,
+/// `[{count} earlier messages replaced by the summary below]` (see [`Block::compaction`](crate::Block::compaction)).
+/// Pure: no I/O, no global state, and no panic on any input. The same record and flag give
+/// the same bytes, every run.
 ///
 /// ```
 /// use transcript_replay::{parse_record, replay_messages, Vision};
@@ -164,10 +178,38 @@ seen: say so rather than describe it.";
 /// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMessage<'_>> {
-    messages
-        .iter()
-        .map(|message| replay_message(message, vision))
-        .collect()
+    let replaced = compaction::honored(&[messages], None);
+    let kept = messages.get(replaced..).unwrap_or_default();
+    let mut wire = Vec::with_capacity(kept.len() + 1);
+    if replaced > 0 {
+        wire.push(replaced_marker(replaced));
+    }
+    wire.extend(kept.iter().map(|message| replay_message(message, vision)));
+    wire
+}
+
+impl<'a> Compaction<'a> {
+    /// The compaction as text, where a writer cannot send it natively (a hoisted system
+    /// message, a surface that takes none): its summary as prose, or the marker that it
+    /// cannot be read here.
+    pub(crate) fn as_text(&self) -> Text<'a> {
+        Text::from_pieces(vec![match self.summary {
+            Some(summary) => Piece::Summary(summary),
+            None => Piece::CompactionNotReadable {
+                provider: self.provider,
+            },
+        }])
+    }
+}
+
+/// The user turn that stands for the `count` messages a compaction replaced.
+pub(crate) fn replaced_marker(count: usize) -> WireMessage<'static> {
+    WireMessage {
+        role: WireRole::User,
+        content: vec![Part::Text(Text::from_pieces(vec![
+            Piece::MessagesReplaced { count },
+        ]))],
+    }
 }
 
 /// Replays one stored message as one wire message.
@@ -189,18 +231,20 @@ pub fn replay_messages(messages: &[StoredMessage], vision: Vision) -> Vec<WireMe
 /// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_> {
-    replay_withholding(message, vision, |_| false)
+    replay_withholding(message, vision, None, |_| false)
 }
 
 /// Replays one stored message as [`replay_message`] does, but for the blocks `withheld` names
 /// (by index): a tool result's output, a tool call's input, a reasoning block or a user's
 /// text then becomes its withheld form, which says how many bytes a budget left out. Images are withheld where
-/// the request's images are judged, so `withheld` is never asked about one.
-pub(crate) fn replay_withholding(
-    message: &StoredMessage,
+/// the request's images are judged, so `withheld` is never asked about one. A compaction
+/// goes natively when its provider is `reads` (the target's own), else as prose.
+pub(crate) fn replay_withholding<'a>(
+    message: &'a StoredMessage,
     vision: Vision,
+    reads: Option<&str>,
     withheld: impl Fn(usize) -> bool,
-) -> WireMessage<'_> {
+) -> WireMessage<'a> {
     let mut content = Content::new();
     for (index, block) in message.blocks.iter().enumerate() {
         match block {
@@ -257,6 +301,35 @@ pub(crate) fn replay_withholding(
                 url: url.as_deref(),
                 title: title.as_deref(),
             }),
+            Block::Compaction {
+                summary,
+                provider,
+                data,
+            } => match compaction::form(
+                summary.as_deref(),
+                provider.as_deref(),
+                data.as_deref(),
+                reads,
+            ) {
+                Form::Native {
+                    summary,
+                    provider,
+                    data,
+                } => {
+                    content.push_compaction(Compaction {
+                        summary,
+                        provider,
+                        data,
+                    });
+                }
+                Form::Summary(summary) => content.push_piece(Piece::Summary(summary)),
+                Form::NotReadable(provider) => {
+                    content.push_piece(Piece::CompactionNotReadable { provider });
+                }
+            },
+            Block::Unknown { type_name, .. } => {
+                content.push_piece(Piece::UnknownBlock { type_name });
+            }
             Block::File {
                 media_type,
                 data,

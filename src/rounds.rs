@@ -355,7 +355,9 @@ pub(crate) fn stored(
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
                 | Block::File { .. }
-                | Block::Source { .. }) => blocks.push(other.clone()),
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. }) => blocks.push(other.clone()),
             }
         }
     }
@@ -387,7 +389,9 @@ pub(crate) fn stored(
         | Block::Reasoning { .. }
         | Block::Image { .. }
         | Block::File { .. }
-        | Block::Source { .. }) => other.clone(),
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. }) => other.clone(),
     }));
     Ok(StoredMessage {
         role: Role::Assistant,

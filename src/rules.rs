@@ -9,6 +9,9 @@ use crate::provider::Provider;
 #[derive(Clone, Copy)]
 pub(crate) struct Rules {
     pub(crate) provider: Provider,
+    /// Whether the provider reads its own `compaction` blocks back natively (the block's
+    /// `provider` is the provider's id); every other target is sent a compaction's summary.
+    pub(crate) reads_compaction: bool,
     /// The media types the provider takes, lowercase.
     pub(crate) media_types: &'static [&'static str],
     /// Whether the provider refuses GIFs of more than one frame.
@@ -144,6 +147,12 @@ impl FileRules {
 }
 
 impl Rules {
+    /// The provider whose compaction payloads the target reads natively: its own, when it
+    /// reads any.
+    pub(crate) fn compaction_reads(&self) -> Option<&'static str> {
+        self.reads_compaction.then(|| self.provider.id())
+    }
+
     /// Whether an assistant turn's images travel to the next user message.
     pub(crate) fn carries_images_forward(&self) -> bool {
         (self.images_in)(TurnRole::User) && !(self.images_in)(TurnRole::Assistant)

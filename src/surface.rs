@@ -52,6 +52,9 @@ pub(crate) struct RequestShape {
     pub(crate) headers: &'static [(&'static str, &'static str)],
     /// The media type a streamed reply comes in, asked for with `accept`.
     pub(crate) stream_type: &'static str,
+    /// The headers a body that carries the provider's own compaction natively needs beside
+    /// the others (a beta the block belongs to).
+    pub(crate) compaction_headers: &'static [(&'static str, &'static str)],
 }
 
 /// A path segment as SigV4 and RFC 3986 encode it: the unreserved characters as they are,

@@ -23,6 +23,7 @@
 //! written. So the bytes of a history are copied once, into the request body, as it is
 //! serialized, and never before.
 
+pub use crate::compaction::Compaction;
 pub use crate::file::File;
 pub use crate::marker::{Reason, TextOnlyOutput};
 pub use crate::signature::ImageFormat;
@@ -129,6 +130,9 @@ pub enum Part<'a> {
     Image(Image<'a>),
     /// A file sent natively: a PDF, a text document, audio or video.
     File(File<'a>),
+    /// A compaction sent natively, to the provider that made it (boxed: it is rare, and the
+    /// other parts stay small).
+    Compaction(Box<Compaction<'a>>),
 }
 
 impl Serialize for Part<'_> {
@@ -147,6 +151,7 @@ impl Serialize for Part<'_> {
                 part.serialize_field("data", image.data)?;
                 part.end()
             }
+            Part::Compaction(compaction) => compaction.serialize(serializer),
             Part::File(file) => {
                 let mut part = serializer.serialize_struct("Part", 4)?;
                 part.serialize_field("type", "file")?;
@@ -495,6 +500,27 @@ pub enum Piece<'a> {
         /// How many stored messages it stands for.
         count: usize,
     },
+    /// A `compaction` block whose summary is sent as prose:
+    /// `[Summary of the earlier conversation]: {summary}`.
+    Summary(&'a str),
+    /// A `compaction` block the target cannot read (another provider's payload, and no
+    /// summary): `[Earlier conversation compacted by {provider}: not readable here]`.
+    CompactionNotReadable {
+        /// The provider whose payload it is, as stored.
+        provider: &'a str,
+    },
+    /// The stored messages a compaction replaced, in the user turn that stands for them:
+    /// `[{count} earlier messages replaced by the summary below]` (`1 earlier message`).
+    MessagesReplaced {
+        /// How many stored messages it stands for.
+        count: usize,
+    },
+    /// A block of a type this version does not read:
+    /// `[Not kept: a {type} block this version does not read]`.
+    UnknownBlock {
+        /// The block's type, as stored.
+        type_name: &'a str,
+    },
 }
 
 impl Piece<'_> {
@@ -518,7 +544,11 @@ impl Piece<'_> {
             | Piece::InputWithheld { .. }
             | Piece::ReasoningWithheld { .. }
             | Piece::TextWithheld { .. }
-            | Piece::MessagesWithheld { .. } => false,
+            | Piece::MessagesWithheld { .. }
+            | Piece::Summary(_)
+            | Piece::CompactionNotReadable { .. }
+            | Piece::MessagesReplaced { .. }
+            | Piece::UnknownBlock { .. } => false,
         }
     }
 }
@@ -620,12 +650,27 @@ impl fmt::Display for Piece<'_> {
             Piece::TextWithheld { bytes } => {
                 write!(f, "[text {WITHHELD}: {bytes} bytes]")
             }
-            Piece::MessagesWithheld { count: 1 } => {
-                write!(f, "[1 earlier message {WITHHELD}]")
-            }
             Piece::MessagesWithheld { count } => {
-                write!(f, "[{count} earlier messages {WITHHELD}]")
+                let noun = if count == 1 { "message" } else { "messages" };
+                write!(f, "[{count} earlier {noun} {WITHHELD}]")
             }
+            Piece::Summary(summary) => {
+                write!(f, "[Summary of the earlier conversation]: {summary}")
+            }
+            Piece::CompactionNotReadable { provider } => write!(
+                f,
+                "[Earlier conversation compacted by {}: not readable here]",
+                ShownMediaType(provider)
+            ),
+            Piece::MessagesReplaced { count } => {
+                let noun = if count == 1 { "message" } else { "messages" };
+                write!(f, "[{count} earlier {noun} replaced by the summary below]")
+            }
+            Piece::UnknownBlock { type_name } => write!(
+                f,
+                "[Not kept: a {} block this version does not read]",
+                ShownMediaType(type_name)
+            ),
         }
     }
 }
@@ -789,7 +834,9 @@ impl<'a> Content<'a> {
                     || (drop_blank && text.is_blank());
                 !rebuilt
             }
-            [] | [Part::Image(_) | Part::File(_), ..] | [Part::Text(_), _, ..] => false,
+            []
+            | [Part::Image(_) | Part::File(_) | Part::Compaction(_), ..]
+            | [Part::Text(_), _, ..] => false,
         }
     }
 
@@ -807,6 +854,11 @@ impl<'a> Content<'a> {
     pub(crate) fn push_file(&mut self, file: File<'a>) {
         self.end_text();
         self.parts.push(Part::File(file));
+    }
+
+    pub(crate) fn push_compaction(&mut self, compaction: Compaction<'a>) {
+        self.end_text();
+        self.parts.push(Part::Compaction(Box::new(compaction)));
     }
 
     fn end_text(&mut self) {
@@ -827,7 +879,7 @@ impl<'a> Content<'a> {
         if drop_blank {
             self.parts.retain(|part| match part {
                 Part::Text(text) => !text.is_blank(),
-                Part::Image(_) | Part::File(_) => true,
+                Part::Image(_) | Part::File(_) | Part::Compaction(_) => true,
             });
         }
         if self.parts.is_empty() {

@@ -46,7 +46,14 @@ fn the_bundled_conversation_is_a_real_coding_session() {
     let answered: Vec<&str> = blocks()
         .filter_map(|b| match b {
             Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-            _ => None,
+            Block::Text { .. }
+            | Block::ToolUse { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
         })
         .collect();
     assert!(

@@ -104,7 +104,9 @@ fn made_ids_are_unique_in_the_turn_and_marked_as_made() {
             | Block::Reasoning { .. }
             | Block::Image { .. }
             | Block::File { .. }
-            | Block::Source { .. } => None,
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
         })
         .collect();
     assert_eq!(

@@ -30,7 +30,11 @@ SPECS = {
             "Response",
         ],
     ),
-    "anthropic-openapi.json": ("openapi", ["CreateMessageParams", "Message"]),
+    # The beta request and reply, for the blocks only a beta carries (compaction).
+    "anthropic-openapi.json": (
+        "openapi",
+        ["CreateMessageParams", "Message", "BetaCreateMessageParams", "BetaMessage"],
+    ),
     "gemini-generativelanguage-v1beta-openapi.json": (
         "openapi",
         ["GenerateContentRequest", "GenerateContentResponse"],

@@ -121,8 +121,8 @@ pub fn tool_input() -> impl Strategy<Value = ToolInput> {
 /// A block of any kind, with any strings.
 pub fn block() -> impl Strategy<Value = Block> {
     prop_oneof![
-        text().prop_map(|text| Block::Text { text }),
-        (text(), text(), tool_input(), prop::bool::weighted(0.1)).prop_map(
+        4 => text().prop_map(|text| Block::Text { text }),
+        4 => (text(), text(), tool_input(), prop::bool::weighted(0.1)).prop_map(
             |(id, name, input, provider_executed)| Block::ToolUse {
                 id,
                 name,
@@ -130,7 +130,7 @@ pub fn block() -> impl Strategy<Value = Block> {
                 provider_executed,
             }
         ),
-        (text(), text(), text(), any::<bool>()).prop_map(
+        4 => (text(), text(), text(), any::<bool>()).prop_map(
             |(tool_use_id, tool_name, output, is_error)| {
                 Block::ToolResult {
                     tool_use_id,
@@ -140,11 +140,11 @@ pub fn block() -> impl Strategy<Value = Block> {
                 }
             }
         ),
-        text().prop_map(|reasoning| Block::Reasoning { reasoning }),
-        (media_type(), image_data())
+        4 => text().prop_map(|reasoning| Block::Reasoning { reasoning }),
+        4 => (media_type(), image_data())
             .prop_map(|(media_type, data)| Block::Image { media_type, data }),
-        file(),
-        (
+        4 => file(),
+        4 => (
             proptest::option::of(text()),
             proptest::option::of(text()),
             proptest::option::of(text())
@@ -154,7 +154,55 @@ pub fn block() -> impl Strategy<Value = Block> {
                 title,
                 cited_text,
             }),
+        1 => compaction(),
+        1 => unknown(),
     ]
+    // Boxed: the strategy tree of ten kinds is too large for a test thread's stack in a
+    // debug build.
+    .boxed()
+}
+
+/// A compaction: a runtime's own summary, or a provider's payload with or without one.
+pub fn compaction() -> impl Strategy<Value = Block> {
+    (
+        proptest::option::of(text()),
+        proptest::option::of(proptest::sample::select(&[
+            "anthropic",
+            "openai-responses",
+            "gemini",
+            "someone-else",
+        ])),
+        text(),
+    )
+        .prop_map(|(summary, provider, data)| match provider {
+            Some(provider) => Block::Compaction {
+                summary,
+                provider: Some(provider.to_owned()),
+                data: Some(if provider == "openai-responses" {
+                    serde_json::json!({"type": "compaction", "id": "cmp_1", "encrypted_content": data})
+                        .to_string()
+                } else {
+                    data
+                }),
+            },
+            None => Block::Compaction {
+                summary: Some(summary.unwrap_or(data)),
+                provider: None,
+                data: None,
+            },
+        })
+}
+
+/// A block of a type this version does not read, as a newer writer stores it.
+pub fn unknown() -> impl Strategy<Value = Block> {
+    (
+        proptest::sample::select(&["hologram", "video", "x-y"]),
+        text(),
+    )
+        .prop_map(|(type_name, note)| Block::Unknown {
+            json: serde_json::json!({"type": type_name, "note": note}).to_string(),
+            type_name: type_name.to_owned(),
+        })
 }
 
 /// A file's media type: the kinds the providers take, in any case, ones none takes, and
@@ -356,4 +404,23 @@ pub fn agent_record(messages: usize) -> Vec<StoredMessage> {
             }
         })
         .collect()
+}
+
+/// The index of the message holding the newest compaction with a summary, which replay
+/// honors: the messages before it are replaced by one marker. 0 when there is none.
+pub fn replaced(record: &[StoredMessage]) -> usize {
+    record
+        .iter()
+        .rposition(|message| {
+            message.blocks.iter().any(|block| {
+                matches!(
+                    block,
+                    Block::Compaction {
+                        summary: Some(_),
+                        ..
+                    }
+                )
+            })
+        })
+        .unwrap_or(0)
 }

@@ -6,7 +6,8 @@ use transcript_replay_conformance::records as common;
 use std::io::Write;
 
 use transcript_replay::{
-    anthropic, gemini, openai, parse_record, replay_messages, wire::Part, StoredMessage, Vision,
+    anthropic, gemini, openai, parse_record, replay_messages, wire::Part, Block, StoredMessage,
+    Vision,
 };
 
 /// A writer that only counts, so that huge requests are serialized without being kept.
@@ -93,11 +94,25 @@ fn media_types_with_spaces_brackets_and_line_breaks_cannot_forge_a_line() {
 }
 
 #[test]
-fn lone_surrogates_and_bad_escapes_are_errors() {
+fn lone_surrogates_read_as_the_replacement_character() {
+    for (text, read) in [
+        (r#"\udc00"#, "\u{fffd}"),
+        (r#"\ud800"#, "\u{fffd}"),
+        (r#"\ud800\u0041"#, "\u{fffd}A"),
+        (r#"a\udbff\udbffb"#, "a\u{fffd}\u{fffd}b"),
+        (r#"\ud83d\ude00"#, "\u{1f600}"),
+        (r#"\\ud800"#, "\\ud800"),
+    ] {
+        let json = format!(r#"[{{"role":"user","blocks":[{{"type":"text","text":"{text}"}}]}}]"#);
+        let record = parse_record(&json).unwrap_or_else(|error| panic!("{text}: {error}"));
+        assert_eq!(record[0].blocks, [Block::text(read)], "{text}");
+        every_request(&record);
+    }
+}
+
+#[test]
+fn bad_escapes_are_errors() {
     for (text, error) in [
-        (r#"\udc00"#, "lone leading surrogate in hex escape"),
-        (r#"\ud800\u0041"#, "lone leading surrogate in hex escape"),
-        (r#"\ud800"#, "unexpected end of hex escape"),
         (r#"\x41"#, "invalid escape"),
         (
             "\u{0}",

@@ -54,6 +54,8 @@ fn each_provider_loop_stores_the_turn_with_its_rounds() {
                 Block::Image { .. } => "image",
                 Block::File { .. } => "file",
                 Block::Source { .. } => "source",
+                Block::Compaction { .. } => "compaction",
+                Block::Unknown { .. } => "unknown",
             })
             .collect();
         assert_eq!(
@@ -83,7 +85,9 @@ fn each_provider_loop_stores_the_turn_with_its_rounds() {
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
                 | Block::File { .. }
-                | Block::Source { .. } => None,
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => None,
             })
             .collect();
         let outputs: Vec<(&str, &str)> = results.iter().map(|r| (r.1, r.2)).collect();

@@ -23,9 +23,11 @@ const SCREENSHOT: &str = records::IMAGES[0];
 struct Validators {
     openai: Validator,
     anthropic: Validator,
+    anthropic_beta: Validator,
     gemini: Validator,
     responses: Validator,
     responses_item: Validator,
+    responses_compaction: Validator,
 }
 
 fn validators() -> &'static Validators {
@@ -33,9 +35,12 @@ fn validators() -> &'static Validators {
     VALIDATORS.get_or_init(|| Validators {
         openai: schemas::openai().validator("CreateChatCompletionRequest"),
         anthropic: schemas::anthropic().validator("CreateMessageParams"),
+        // A body that sends a compaction back names the beta that has it.
+        anthropic_beta: schemas::anthropic().validator("BetaCreateMessageParams"),
         gemini: schemas::gemini().validator("GenerateContentRequest"),
         responses: schemas::openai().validator("CreateResponse"),
         responses_item: schemas::openai().validator("EasyInputMessage"),
+        responses_compaction: schemas::openai().validator("CompactionSummaryItemParam"),
     })
 }
 
@@ -181,8 +186,38 @@ fn system_text(case: &Case) -> Option<String> {
 
 /// Whether a body can be made, worked out from the record alone: `Err` with the start of the
 /// error when it cannot.
+/// The history and live turn as the provider is sent them: from the message holding the
+/// newest compaction it reads (one with a summary, or its own payload) on, after a user turn
+/// that stands for what it replaced.
+fn sent(case: &Case, provider: Provider) -> Vec<StoredMessage> {
+    let all: Vec<StoredMessage> = case.history.iter().chain(&case.live).cloned().collect();
+    let own = match provider {
+        Provider::Anthropic => Some("anthropic"),
+        Provider::OpenAiResponses => Some("openai-responses"),
+        Provider::OpenAi | Provider::Gemini | Provider::Bedrock => None,
+    };
+    let honored = all
+        .iter()
+        .rposition(|message| {
+            message.blocks.iter().any(|block| {
+                matches!(block, Block::Compaction { summary, provider, .. }
+                    if summary.is_some() || (own.is_some() && provider.as_deref() == own))
+            })
+        })
+        .unwrap_or(0);
+    match honored {
+        0 => all,
+        _ => std::iter::once(StoredMessage::user("[earlier messages replaced]"))
+            .chain(all[honored..].iter().cloned())
+            .collect(),
+    }
+}
+
+/// Whether a body can be made, worked out from the record alone: `Err` with the start of the
+/// error when it cannot.
 fn expected(case: &Case, provider: Provider) -> Result<(), &'static str> {
-    let all: Vec<&StoredMessage> = case.history.iter().chain(&case.live).collect();
+    let sent = sent(case, provider);
+    let all: Vec<&StoredMessage> = sent.iter().collect();
     let turns: Vec<&&StoredMessage> = if provider.hoists() {
         all.iter().skip_while(|m| m.role == Role::System).collect()
     } else {
@@ -273,7 +308,15 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     let validators = validators();
     match provider {
         Provider::OpenAi => problems.extend(schemas::errors(&validators.openai, &body)),
-        Provider::Anthropic => problems.extend(schemas::errors(&validators.anthropic, &body)),
+        Provider::Anthropic => {
+            // A text that holds these words has its quotes escaped.
+            let compacted = body.to_string().contains(r#""type":"compaction""#);
+            let validator = match compacted {
+                true => &validators.anthropic_beta,
+                false => &validators.anthropic,
+            };
+            problems.extend(schemas::errors(validator, &body));
+        }
         Provider::Gemini => {
             // The export wrongly requires `model` in the body (SOURCES.md).
             let mut instance = body.clone();
@@ -287,7 +330,11 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
             let items = instance.as_object_mut().unwrap().remove("input").unwrap();
             problems.extend(schemas::errors(&validators.responses, &instance));
             for item in items.as_array().unwrap() {
-                problems.extend(schemas::errors(&validators.responses_item, item));
+                let validator = match item["type"].as_str() {
+                    Some("compaction") => &validators.responses_compaction,
+                    _ => &validators.responses_item,
+                };
+                problems.extend(schemas::errors(validator, item));
             }
         }
         Provider::Bedrock => problems.extend(schemas::bedrock_errors("ConverseRequest", &body)),
@@ -346,8 +393,7 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
         )),
     };
     let s = system_text(case);
-    let mut all = case.history.clone();
-    all.extend(case.live.iter().cloned());
+    let all = sent(case, provider);
     let wire = replay_messages(&all, case.vision);
     let h = match provider {
         Provider::Gemini => gemini::render(&wire).system_instruction,

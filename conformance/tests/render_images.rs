@@ -223,7 +223,7 @@ fn natives(record: &[StoredMessage], limits: &ImageLimits) -> Vec<usize> {
     let mut natives = Vec::new();
     for part in parts {
         match part {
-            Part::Image(_) | Part::File(_) => {
+            Part::Image(_) | Part::File(_) | Part::Compaction(_) => {
                 natives.push(position);
                 position += 1;
             }
@@ -345,7 +345,7 @@ fn native_images(parts: &[Part<'_>]) -> Vec<usize> {
         .iter()
         .filter_map(|part| match part {
             Part::Image(image) => Some(image.data().len()),
-            Part::Text(_) | Part::File(_) => None,
+            Part::Text(_) | Part::File(_) | Part::Compaction(_) => None,
         })
         .collect()
 }
@@ -372,7 +372,7 @@ proptest! {
             for part in content.parts.iter().rev() {
                 match part {
                     Part::Image(_) => prop_assert!(!seen_full, "an older image kept after the request was full"),
-                    Part::File(_) => {}
+                    Part::File(_) | Part::Compaction(_) => {}
                     Part::Text(text) => {
                         for piece in text.pieces().iter().rev() {
                             if let Piece::ImageNotShown { reason: Reason::TooManyImages { .. } | Reason::RequestTooLarge { .. }, .. } = piece {

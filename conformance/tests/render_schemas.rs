@@ -200,10 +200,17 @@ fn problems(specs: &Specs, record: &[StoredMessage]) -> Vec<String> {
         .iter()
         .flat_map(|message| &message.blocks)
         .filter_map(|block| match block {
-            transcript_replay::Block::Image { data, .. } if common::distinctive(data) => {
-                Some(data.as_str())
+            transcript_replay::Block::Image { data, .. } => {
+                common::distinctive(data).then_some(data.as_str())
             }
-            _ => None,
+            transcript_replay::Block::Text { .. }
+            | transcript_replay::Block::ToolUse { .. }
+            | transcript_replay::Block::ToolResult { .. }
+            | transcript_replay::Block::Reasoning { .. }
+            | transcript_replay::Block::File { .. }
+            | transcript_replay::Block::Source { .. }
+            | transcript_replay::Block::Compaction { .. }
+            | transcript_replay::Block::Unknown { .. } => None,
         })
         .collect();
     for vision in [Vision::Sees, Vision::Blind] {

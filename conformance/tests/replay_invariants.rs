@@ -19,9 +19,18 @@ proptest! {
     fn each_stored_message_becomes_exactly_one_wire_message_in_order(
         record in common::record(), vision in visions()
     ) {
+        // But for what a compaction replaced: one user turn says how many, first.
+        let replaced = common::replaced(&record);
         let wire = replay_messages(&record, vision);
-        prop_assert_eq!(wire.len(), record.len());
-        for (stored, wire) in record.iter().zip(&wire) {
+        let marker = usize::from(replaced > 0);
+        prop_assert_eq!(wire.len(), record.len() - replaced + marker);
+        if replaced > 0 {
+            prop_assert_eq!(wire[0].role, WireRole::User);
+            let text = serde_json::to_value(&wire[0]).unwrap()["content"][0]["text"].clone();
+            let noun = if replaced == 1 { "message" } else { "messages" };
+            prop_assert_eq!(text, format!("[{replaced} earlier {noun} replaced by the summary below]"));
+        }
+        for (stored, wire) in record[replaced..].iter().zip(&wire[marker..]) {
             let expected = match stored.role {
                 Role::System => WireRole::System,
                 Role::User => WireRole::User,
@@ -32,9 +41,11 @@ proptest! {
     }
 
     #[test]
-    fn replay_messages_is_replay_message_applied_to_each(record in common::record(), vision in visions()) {
-        let each: Vec<_> = record.iter().map(|message| replay_message(message, vision)).collect();
-        prop_assert_eq!(replay_messages(&record, vision), each);
+    fn replay_messages_is_replay_message_applied_to_each_message_kept(record in common::record(), vision in visions()) {
+        let replaced = common::replaced(&record);
+        let each: Vec<_> = record[replaced..].iter().map(|message| replay_message(message, vision)).collect();
+        let wire = replay_messages(&record, vision);
+        prop_assert_eq!(&wire[usize::from(replaced > 0)..], &each[..]);
     }
 
     #[test]
@@ -67,7 +78,9 @@ proptest! {
     fn every_block_but_an_empty_text_yields_one_piece_or_one_image(
         record in common::record(), vision in visions()
     ) {
-        for (stored, wire) in record.iter().zip(replay_messages(&record, vision)) {
+        let replaced = common::replaced(&record);
+        let wire = replay_messages(&record, vision);
+        for (stored, wire) in record[replaced..].iter().zip(&wire[usize::from(replaced > 0)..]) {
             let expected = stored
                 .blocks
                 .iter()
@@ -80,7 +93,7 @@ proptest! {
                     Part::Text(text) => {
                         pieces += text.pieces().iter().filter(|piece| **piece != Piece::EmptyMessage).count();
                     }
-                    Part::Image(_) | Part::File(_) => images += 1,
+                    Part::Image(_) | Part::File(_) | Part::Compaction(_) => images += 1,
                 }
             }
             prop_assert_eq!(pieces + images, expected);

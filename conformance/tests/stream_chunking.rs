@@ -78,7 +78,9 @@ fn round_body(provider: Provider, reply: &Reply) -> Option<Value> {
             | Block::Reasoning { .. }
             | Block::Image { .. }
             | Block::File { .. }
-            | Block::Source { .. } => None,
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
         })
         .collect();
     let mut names: Vec<Tool> = Vec::new();

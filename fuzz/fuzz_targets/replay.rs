@@ -92,6 +92,8 @@ fuzz_target!(|data: &[u8]| {
                 Part::File(file) =>
                     openai::FILE_TYPES.contains(&file.media_type().to_ascii_lowercase().as_str()),
                 Part::Text(text) => !text.to_string().is_empty(),
+                // OpenAI Chat reads no compaction natively: its summary goes as prose.
+                Part::Compaction(_) => false,
             }));
         }
         assert_eq!(

@@ -165,6 +165,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Anthropic,
+    reads_compaction: true,
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     images_in: |role| match role {
@@ -340,6 +341,10 @@ pub(crate) static SURFACE: Surface = Surface {
         auth: Auth::XApiKey,
         headers: &[("anthropic-version", VERSION)],
         stream_type: "text/event-stream",
+        // Compaction is a beta of the Messages API: a request that sends a `compaction`
+        // block back names it
+        // (https://platform.claude.com/docs/en/build-with-claude/compaction).
+        compaction_headers: &[("anthropic-beta", "compact-2026-01-12")],
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,

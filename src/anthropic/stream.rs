@@ -296,7 +296,9 @@ impl Stream {
                         | Block::Reasoning { .. }
                         | Block::Image { .. }
                         | Block::File { .. }
-                        | Block::Source { .. },
+                        | Block::Source { .. }
+                        | Block::Compaction { .. }
+                        | Block::Unknown { .. },
                     )
                     | None,
                 ) => continue,

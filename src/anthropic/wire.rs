@@ -18,6 +18,20 @@ impl Serialize for ContentBlock<'_, '_> {
                 block.serialize_field("type", "text")?;
                 block.serialize_field("text", text)?;
             }
+            // Its own compaction block, as the reply gave it: the summary (`null` for one
+            // that failed) and the opaque payload when there is one. Beta
+            // `compact-2026-01-12`; the request carries the header
+            // (https://platform.claude.com/docs/en/build-with-claude/compaction).
+            // An empty summary is no summary ("Empty string content is not allowed"), and an
+            // empty payload none.
+            Part::Compaction(compaction) => {
+                block.serialize_field("type", "compaction")?;
+                let summary = compaction.summary.filter(|summary| !summary.is_empty());
+                block.serialize_field("content", &summary)?;
+                if let Some(data) = compaction.data.filter(|data| !data.is_empty()) {
+                    block.serialize_field("encrypted_content", data)?;
+                }
+            }
             Part::Image(image) => {
                 block.serialize_field("type", "image")?;
                 block.serialize_field(

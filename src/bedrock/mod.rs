@@ -156,6 +156,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Bedrock,
+    reads_compaction: false,
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     // "You can only include images and documents if the role is user."
@@ -435,6 +436,7 @@ pub(crate) static SURFACE: Surface = Surface {
         auth: Auth::Sigv4,
         headers: &[],
         stream_type: "application/vnd.amazon.eventstream",
+        compaction_headers: &[],
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,

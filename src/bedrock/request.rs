@@ -160,6 +160,10 @@ impl Serialize for ContentBlock<'_, '_> {
         let mut block = serializer.serialize_map(Some(1))?;
         match self {
             ContentBlock::Part(Part::Text(text)) => block.serialize_entry("text", text)?,
+            // Bedrock reads a compaction as its summary's prose.
+            ContentBlock::Part(Part::Compaction(compaction)) => {
+                block.serialize_entry("text", &compaction.as_text())?;
+            }
             ContentBlock::Part(Part::Image(image)) => {
                 block.serialize_entry("image", &ImageBlock(image))?;
             }

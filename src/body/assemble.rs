@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use super::fields::{Appended, Fields};
 use super::Turn;
 use crate::cache::{self, Cache};
+use crate::compaction::Sent;
 use crate::errors::body::{BodyError, Kind};
 use crate::file::File;
 use crate::fit::Plan;
@@ -17,7 +18,7 @@ use crate::marker::Reason;
 use crate::native_images::Verdict;
 use crate::record::Block;
 use crate::render::{self, Rendered};
-use crate::replay::{replay_messages, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
+use crate::replay::{replaced_marker, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
 use crate::reply::Reply;
 use crate::rounds;
 use crate::rounds::{Answer, Answered};
@@ -75,6 +76,7 @@ pub(crate) fn assemble<'a>(
         answered,
         appended_roles,
     } = check(turn, rules)?;
+    let sent = turn.sent(rules);
     let Media {
         wire,
         verdicts,
@@ -83,7 +85,7 @@ pub(crate) fn assemble<'a>(
         round_images,
         round_files,
         history_natives,
-    } = judge_media(turn, rules, default_limits, &answered);
+    } = judge_media(turn, &sent, rules, default_limits, &answered);
     let mut rendered = render_and_fit(
         turn,
         rules,
@@ -227,12 +229,19 @@ struct Media<'a> {
 /// or file.
 fn judge_media<'a>(
     turn: &'a Turn<'_>,
+    sent: &Sent<'a>,
     rules: &Rules,
     default_limits: &ImageLimits,
     answered: &[Vec<Answered<'a>>],
 ) -> Media<'a> {
-    let mut wire = replay_messages(turn.history, turn.vision);
-    wire.extend(replay_messages(turn.live, turn.vision));
+    // What is sent of the history and live turn, each message as replay shows it, with the
+    // target's own compaction native.
+    let wire: Vec<WireMessage<'a>> = sent
+        .history
+        .iter()
+        .chain(sent.live)
+        .map(|message| replay_withholding(message, turn.vision, sent.reads, |_| false))
+        .collect();
     // The rounds' images, each judged on its own first as replay judges a stored image.
     let round_images: Vec<Result<Image<'a>, Reason>> = answered
         .iter()
@@ -269,7 +278,7 @@ fn judge_media<'a>(
     // Which of the history's images the body sends, as a budget's plan needs to know.
     let history_images = wire
         .iter()
-        .take(turn.history.len())
+        .take(sent.history.len())
         .flat_map(|message| &message.content)
         .filter(|part| matches!(part, Part::Image(_)))
         .count();
@@ -290,7 +299,8 @@ fn judge_media<'a>(
 }
 
 /// Renders the history and live turn under the provider's rules, with the images judged;
-/// with a budget's plan, as the plan leaves them.
+/// with a budget's plan, as the plan leaves them; first, the user turn that stands for what
+/// a compaction replaced.
 fn render_and_fit<'a>(
     turn: &'a Turn<'_>,
     rules: &Rules,
@@ -300,19 +310,27 @@ fn render_and_fit<'a>(
     extra_verdicts: Vec<Verdict<'a>>,
     file_candidates: &[File<'a>],
 ) -> Rendered<'a> {
-    match plan {
-        None => render::render_judged(wire, rules, verdicts, extra_verdicts, file_candidates),
-        Some(plan) => {
-            let (fitted, verdicts, origins) = fitted(turn, &wire, verdicts, plan);
-            let mut rendered =
-                render::render_judged(fitted, rules, verdicts, extra_verdicts, file_candidates);
-            // Each turn says which stored or live message it begins with, as in the record.
-            for start in &mut rendered.starts {
-                *start = origins.get(*start).copied().unwrap_or(*start);
-            }
-            rendered
+    let sent = &turn.sent(rules);
+    // The messages to render, and the message of what is sent each one comes from.
+    let (mut messages, verdicts, mut origins) = match plan {
+        None => {
+            let origins = (0..wire.len()).collect();
+            (wire, verdicts, origins)
         }
+        Some(plan) => fitted(turn, sent, &wire, verdicts, plan),
+    };
+    if sent.replaced > 0 {
+        messages.insert(0, replaced_marker(sent.replaced));
+        origins.insert(0, 0);
     }
+    let mut rendered =
+        render::render_judged(messages, rules, verdicts, extra_verdicts, file_candidates);
+    // Each turn says which stored or live message it begins with, numbered as the record and
+    // live turn are (what a compaction replaced counted).
+    for start in &mut rendered.starts {
+        *start = sent.replaced + origins.get(*start).copied().unwrap_or(*start);
+    }
+    rendered
 }
 
 /// Answers the rounds: each call's output as the body writes it, its images and files native
@@ -606,6 +624,7 @@ fn history_breakpoints(turn: &Turn<'_>, rendered: &Rendered<'_>) -> Vec<(usize, 
 /// message comes from, numbered as the record and live turn are.
 fn fitted<'a>(
     turn: &'a Turn<'_>,
+    sent: &Sent<'a>,
     wire: &[WireMessage<'a>],
     verdicts: Vec<Verdict<'a>>,
     plan: &Plan,
@@ -636,16 +655,19 @@ fn fitted<'a>(
             verdicts.by_ref().take(images).for_each(drop);
             continue;
         }
-        let Some(stored) = turn.history.get(index) else {
+        let Some(stored) = sent.history.get(index) else {
             // The live turn: never withheld.
             kept.extend(verdicts.by_ref().take(images));
             messages.push(message.clone());
             origins.push(index);
             continue;
         };
-        messages.push(replay_withholding(stored, turn.vision, |block| {
-            plan.block(index, block)
-        }));
+        messages.push(replay_withholding(
+            stored,
+            turn.vision,
+            sent.reads,
+            |block| plan.block(index, block),
+        ));
         origins.push(index);
         // The images replay shows, in block order, as the verdicts are.
         let shown = stored
@@ -661,7 +683,9 @@ fn fitted<'a>(
                 | Block::ToolResult { .. }
                 | Block::Reasoning { .. }
                 | Block::File { .. }
-                | Block::Source { .. } => false,
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => false,
             });
         for ((block, _), verdict) in shown.zip(verdicts.by_ref().take(images)) {
             kept.push(match verdict {

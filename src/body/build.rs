@@ -79,9 +79,11 @@ pub(crate) fn build<'a, B: Priced + Report>(
             });
         }
     }
+    // The plan sees only what is sent: a compaction's replaced messages are not.
+    let sent = turn.sent(rules);
     let mut plan = Plan::new(
-        turn.history_given(),
-        turn.live,
+        sent.history,
+        sent.live,
         turn.vision_given(),
         &native,
         &budget,

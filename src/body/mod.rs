@@ -14,13 +14,14 @@ use std::sync::Arc;
 use serde::ser::Serialize;
 
 use crate::cache::Cache;
+use crate::compaction::{self, Sent};
 use crate::fit::Budget;
 use crate::params::{Params, Reasoning};
 use crate::record::StoredMessage;
 use crate::replay::Vision;
 use crate::reply::Reply;
 use crate::rounds::{self, Round, ToolOutput};
-use crate::rules::ImageLimits;
+use crate::rules::{ImageLimits, Rules};
 use crate::tools::{Tool, ToolChoice};
 
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
@@ -765,8 +766,16 @@ impl<'a> Turn<'a> {
         self.budget
     }
 
-    pub(crate) fn history_given(&self) -> &'a [StoredMessage] {
-        self.history
+    /// What the turn sends of its history and live turn to a target under `rules`, once the
+    /// newest compaction it can read is honored.
+    pub(crate) fn sent(&self, rules: &Rules) -> Sent<'a> {
+        Sent::new(self.history, self.live, rules.compaction_reads())
+    }
+
+    /// Whether the history or live turn holds a compaction made by the provider `id`, which
+    /// that provider is sent back natively.
+    pub(crate) fn carries_compaction_of(&self, id: &str) -> bool {
+        compaction::made_by(&[self.history, self.live], id)
     }
 
     pub(crate) fn vision_given(&self) -> Vision {

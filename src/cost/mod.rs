@@ -722,6 +722,40 @@ fn price_parts(
                 cost.files += 1;
                 cost.file_tokens += file_tokens(rule, file.media_type(), file.data());
             }
+            // Its summary and its payload, as the text they are sent as: a payload that is
+            // JSON (an item sent back as it came) by the strings it holds.
+            Part::Compaction(compaction) => {
+                if let Some(summary) = compaction.summary.filter(|text| !text.is_empty()) {
+                    cost.text_tokens += count.count(&summary);
+                }
+                if let Some(data) = compaction.data.filter(|text| !text.is_empty()) {
+                    match serde_json::from_str::<serde_json::Value>(data) {
+                        Ok(value) => {
+                            for text in strings(&value) {
+                                cost.text_tokens += count.count(&text);
+                            }
+                        }
+                        Err(_) => cost.text_tokens += count.count(&data),
+                    }
+                }
+            }
         }
     }
+}
+
+/// The strings a JSON value holds but the empty ones, its keys left out, in order.
+fn strings(value: &serde_json::Value) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            serde_json::Value::String(text) if text.is_empty() => {}
+            serde_json::Value::String(text) => found.push(text.as_str()),
+            serde_json::Value::Array(items) => pending.extend(items.iter().rev()),
+            serde_json::Value::Object(map) => pending.extend(map.values().rev()),
+            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
+            }
+        }
+    }
+    found
 }

@@ -12,13 +12,13 @@ use std::fmt;
 /// ```
 /// use transcript_replay::parse_record;
 ///
-/// let json = r#"[{"role": "user", "blocks": [{"type": "text", "text": "hi"}, {"type": "video"}]}]"#;
+/// let json = r#"[{"role": "user", "blocks": [{"type": "text", "text": "hi"}, {"type": "text"}]}]"#;
 /// let error = parse_record(json).unwrap_err();
 /// assert_eq!(error.message_index(), Some(0));
 /// assert_eq!(error.block_index(), Some(1));
 /// assert_eq!(
 ///     error.to_string(),
-///     r#"message 0, block 1 (line 1, column 78): unknown block type "video", expected text, tool_use, tool_result, reasoning, image, file or source"#,
+///     "message 0, block 1 (line 1, column 77): missing field `text` in a text block",
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

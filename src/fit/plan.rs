@@ -281,6 +281,12 @@ fn cost_alone(message: &StoredMessage, vision: Vision, budget: &Budget<'_>) -> u
             Part::Text(text) => tokens(budget, text),
             Part::Image(image) => image_cost(budget.images, image.data()),
             Part::File(file) => file_tokens(budget.images, file.media_type(), file.data()),
+            Part::Compaction(compaction) => {
+                compaction
+                    .summary
+                    .map_or(0, |summary| tokens(budget, &summary))
+                    + compaction.data.map_or(0, |data| tokens(budget, &data))
+            }
         })
         .sum()
 }
@@ -428,7 +434,9 @@ fn withholdable(
         | Block::ToolUse { .. }
         | Block::Reasoning { .. }
         | Block::File { .. }
-        | Block::Source { .. } => return None,
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. } => return None,
     };
     Some(found)
 }

@@ -146,6 +146,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Gemini,
+    reads_compaction: false,
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     images_in: |role| match role {
@@ -343,6 +344,7 @@ pub(crate) static SURFACE: Surface = Surface {
         auth: Auth::XGoogApiKey,
         headers: &[],
         stream_type: "text/event-stream",
+        compaction_headers: &[],
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

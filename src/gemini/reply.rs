@@ -425,7 +425,9 @@ impl Parts {
                         | Block::ToolResult { .. }
                         | Block::Image { .. }
                         | Block::File { .. }
-                        | Block::Source { .. },
+                        | Block::Source { .. }
+                        | Block::Compaction { .. }
+                        | Block::Unknown { .. },
                     )
                     | None => false,
                 };
@@ -453,7 +455,9 @@ impl Parts {
                         | Block::ToolResult { .. }
                         | Block::Image { .. }
                         | Block::File { .. }
-                        | Block::Source { .. },
+                        | Block::Source { .. }
+                        | Block::Compaction { .. }
+                        | Block::Unknown { .. },
                     )
                     | None => Added::Other,
                 }
@@ -473,7 +477,9 @@ impl Parts {
                         | Block::Reasoning { .. }
                         | Block::Image { .. }
                         | Block::File { .. }
-                        | Block::Source { .. },
+                        | Block::Source { .. }
+                        | Block::Compaction { .. }
+                        | Block::Unknown { .. },
                     )
                     | None => Added::Other,
                 }
@@ -530,7 +536,9 @@ impl Parts {
                         | Block::Reasoning { .. }
                         | Block::Image { .. }
                         | Block::File { .. }
-                        | Block::Source { .. },
+                        | Block::Source { .. }
+                        | Block::Compaction { .. }
+                        | Block::Unknown { .. },
                     )
                     | None => Added::Other,
                 }

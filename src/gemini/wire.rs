@@ -10,6 +10,8 @@ impl Serialize for GeminiPart<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
             Part::Text(text) => TextPart(text).serialize(serializer),
+            // Gemini reads a compaction as its summary's prose.
+            Part::Compaction(compaction) => TextPart(&compaction.as_text()).serialize(serializer),
             Part::Image(image) => {
                 let mut part = serializer.serialize_struct("Part", 1)?;
                 part.serialize_field(

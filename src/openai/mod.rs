@@ -148,6 +148,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::OpenAi,
+    reads_compaction: false,
     media_types: &MEDIA_TYPES,
     // "non-animated GIF" only, says the vision guide.
     refuses_animated_gifs: true,
@@ -404,6 +405,7 @@ pub(crate) static SURFACE: Surface = Surface {
         auth: Auth::Bearer,
         headers: &[],
         stream_type: "text/event-stream",
+        compaction_headers: &[],
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

@@ -304,7 +304,9 @@ impl Stream {
                 | Block::ToolResult { .. }
                 | Block::Image { .. }
                 | Block::File { .. }
-                | Block::Source { .. } => None,
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => None,
             }) else {
                 continue;
             };

@@ -54,6 +54,11 @@ impl Serialize for ContentPart<'_, '_> {
                 part.serialize_field("type", "text")?;
                 part.serialize_field("text", text)?;
             }
+            // OpenAI Chat reads a compaction as its summary's prose.
+            Part::Compaction(compaction) => {
+                part.serialize_field("type", "text")?;
+                part.serialize_field("text", &compaction.as_text())?;
+            }
             Part::Image(image) => {
                 part.serialize_field("type", "image_url")?;
                 part.serialize_field("image_url", &ImageUrl(image))?;

@@ -93,6 +93,7 @@ pub const LIMITS: ImageLimits = openai::LIMITS;
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::OpenAiResponses,
+    reads_compaction: true,
     media_types: &openai::MEDIA_TYPES,
     refuses_animated_gifs: true,
     images_in: |role| match role {
@@ -250,6 +251,7 @@ pub(crate) static SURFACE: Surface = Surface {
         auth: Auth::Bearer,
         headers: &[],
         stream_type: "text/event-stream",
+        compaction_headers: &[],
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

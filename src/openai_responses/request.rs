@@ -14,21 +14,59 @@ use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
 use crate::tools::{Tool, ToolChoice};
-use crate::wire::{Part, Text, WireRole};
+use crate::wire::{Compaction, Part, Text, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
-    rendered
-        .messages
-        .into_iter()
-        .map(|(role, content)| Message {
-            role: match role {
-                TurnRole::System => WireRole::System,
-                TurnRole::User => WireRole::User,
-                TurnRole::Assistant => WireRole::Assistant,
-            },
-            content,
-        })
-        .collect()
+    messages_and_starts(rendered).0
+}
+
+/// The input messages, and for each the wire message it begins with: a message that holds a
+/// compaction is split around it, since Responses takes its `compaction` item beside the
+/// messages, not inside one.
+fn messages_and_starts(rendered: Rendered<'_>) -> (Vec<Message<'_>>, Vec<usize>) {
+    let mut messages = Vec::with_capacity(rendered.messages.len());
+    let mut starts = Vec::with_capacity(rendered.messages.len());
+    for ((role, content), start) in rendered.messages.into_iter().zip(rendered.starts) {
+        let role = match role {
+            TurnRole::System => WireRole::System,
+            TurnRole::User => WireRole::User,
+            TurnRole::Assistant => WireRole::Assistant,
+        };
+        let mut run = Vec::new();
+        for part in content {
+            match part {
+                // Only the item is sent, so only the item is priced.
+                Part::Compaction(compaction)
+                    if compaction.data.and_then(compaction_item).is_some() =>
+                {
+                    if !run.is_empty() {
+                        messages.push(Message {
+                            role,
+                            content: std::mem::take(&mut run),
+                        });
+                        starts.push(start);
+                    }
+                    messages.push(Message {
+                        role,
+                        content: vec![Part::Compaction(Box::new(Compaction {
+                            summary: None,
+                            provider: compaction.provider,
+                            data: compaction.data,
+                        }))],
+                    });
+                    starts.push(start);
+                }
+                // A payload that is no item goes as its summary's prose, in its place.
+                Part::Compaction(compaction) => run.push(Part::Text(compaction.as_text())),
+                Part::Text(_) | Part::Image(_) | Part::File(_) => run.push(part),
+            }
+        }
+        if !run.is_empty() {
+            messages.push(Message { role, content: run });
+            starts.push(start);
+        }
+    }
+    (messages, starts)
 }
 
 /// The rendered fragment of a Responses request: `{"input": [...]}`.
@@ -73,6 +111,14 @@ pub struct Message<'a> {
 
 impl Serialize for Message<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Its own compaction item, as the reply gave it, is an item of the input: "pass the
+        // compaction item back in the next request's input"
+        // (https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
+        if let [Part::Compaction(compaction)] = self.content.as_slice() {
+            if let Some(item) = compaction.data.and_then(compaction_item) {
+                return item.serialize(serializer);
+            }
+        }
         let mut message = serializer.serialize_struct("EasyInputMessage", 2)?;
         message.serialize_field("role", &self.role)?;
         match self.content.as_slice() {
@@ -81,6 +127,24 @@ impl Serialize for Message<'_> {
         }
         message.end()
     }
+}
+
+/// A stored `compaction` item, when it is one: a JSON object of type `compaction`.
+fn compaction_item(data: &str) -> Option<CompactionItem<'_>> {
+    let item: CompactionItem<'_> = serde_json::from_str(data).ok()?;
+    (item.kind == "compaction").then_some(item)
+}
+
+/// A `compaction` input item: the fields the request takes of the item the reply gave (which
+/// also carries `created_by`, a field of the output only). Spec `CompactionSummaryItemParam`.
+#[derive(serde::Deserialize, serde::Serialize)]
+struct CompactionItem<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    encrypted_content: std::borrow::Cow<'a, str>,
 }
 
 struct Parts<'p, 'a>(&'p [Part<'a>]);
@@ -126,12 +190,18 @@ impl<'a> Body<'a> {
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
             instructions: assembled.instructions,
-            starts: assembled.rendered.starts.clone(),
             history_len: assembled.history_len,
-            input: messages_of(assembled.rendered),
+            input: Vec::new(),
+            starts: Vec::new(),
             rounds: round::elements(assembled.rounds),
             appended: assembled.appended,
         }
+        .with_input(assembled.rendered)
+    }
+
+    fn with_input(mut self, rendered: Rendered<'a>) -> Self {
+        (self.input, self.starts) = messages_and_starts(rendered);
+        self
     }
 
     /// The tool declarations and choice, as their key and value.

@@ -16,6 +16,14 @@ impl Serialize for InputPart<'_, '_> {
                 part.serialize_field("text", text)?;
                 part.end()
             }
+            // A compaction is an item of its own (the request splits a message around one);
+            // inside a message's parts it is its summary's prose.
+            Part::Compaction(compaction) => {
+                let mut part = serializer.serialize_struct("InputText", 2)?;
+                part.serialize_field("type", "input_text")?;
+                part.serialize_field("text", &compaction.as_text())?;
+                part.end()
+            }
             Part::Image(image) => {
                 let mut part = serializer.serialize_struct("InputImage", 3)?;
                 part.serialize_field("type", "input_image")?;

@@ -79,6 +79,8 @@ struct Fields {
     url: Option<Field>,
     title: Option<Field>,
     cited_text: Option<Field>,
+    summary: Option<Field>,
+    provider: Option<Field>,
 }
 
 #[derive(Clone, Copy)]
@@ -90,6 +92,9 @@ enum Kind {
     Image,
     File,
     Source,
+    Compaction,
+    /// A type this version does not read: the block is kept as its text.
+    Unknown,
 }
 
 /// Stores a value in an empty slot; a second value for a field is the serde reader's error.
@@ -108,7 +113,9 @@ fn string_of(field: Option<Field>) -> Option<String> {
 }
 
 impl Fields {
-    fn into_block(self) -> Option<Block> {
+    /// The block the fields make; `raw` is the block's text and `unknown` its type, for a
+    /// type this version does not read.
+    fn into_block(self, raw: &str, unknown: Option<&str>) -> Option<Block> {
         Some(match self.kind? {
             Kind::Text => Block::Text {
                 text: string_of(self.text)?,
@@ -162,6 +169,30 @@ impl Fields {
                     None => None,
                     Some(name) => Some(string_of(Some(name))?),
                 },
+            },
+            Kind::Compaction => {
+                let optional = |field: Option<Field>| match field {
+                    None => Some(None),
+                    Some(field) => string_of(Some(field)).map(Some),
+                };
+                let (summary, provider, data) = (
+                    optional(self.summary)?,
+                    optional(self.provider)?,
+                    optional(self.data)?,
+                );
+                // The serde reader names what is missing.
+                if (summary.is_none() && data.is_none()) || (data.is_some() && provider.is_none()) {
+                    return None;
+                }
+                Block::Compaction {
+                    summary,
+                    provider,
+                    data,
+                }
+            }
+            Kind::Unknown => Block::Unknown {
+                type_name: unknown?.to_owned(),
+                json: raw.to_owned(),
             },
         })
     }
@@ -389,6 +420,9 @@ impl<'a> Reader<'a> {
 
     fn block(&mut self) -> Option<Block> {
         let mut fields = Fields::default();
+        let mut unknown = None;
+        self.skip_space();
+        let start = self.at;
         self.object(|reader, key| {
             let slot = match key {
                 "type" => {
@@ -400,10 +434,16 @@ impl<'a> Reader<'a> {
                         "image" => Kind::Image,
                         "file" => Kind::File,
                         "source" => Kind::Source,
-                        _ => return None,
+                        "compaction" => Kind::Compaction,
+                        other => {
+                            unknown = Some(other);
+                            Kind::Unknown
+                        }
                     };
                     return put(&mut fields.kind, kind);
                 }
+                // A block of a type this version does not read keeps its fields as text.
+                _ if matches!(fields.kind, Some(Kind::Unknown)) => return reader.skip_value(),
                 "input" => {
                     let input = match reader.next()? {
                         b'"' => ToolInput::from(reader.string()?),
@@ -425,6 +465,8 @@ impl<'a> Reader<'a> {
                 "url" => &mut fields.url,
                 "title" => &mut fields.title,
                 "cited_text" => &mut fields.cited_text,
+                "summary" => &mut fields.summary,
+                "provider" => &mut fields.provider,
                 _ => return reader.skip_value(),
             };
             let field = match reader.next()? {
@@ -435,7 +477,8 @@ impl<'a> Reader<'a> {
             };
             put(slot, field)
         })?;
-        fields.into_block()
+        let raw = self.text.get(start..self.at)?;
+        fields.into_block(raw, unknown)
     }
 
     /// Consumes the literal `word`, the next after white space.
@@ -490,8 +533,8 @@ impl<'a> Reader<'a> {
         text
     }
 
-    /// Skips a string as serde_json skips one: every escape well formed (a `\u` escape of a
-    /// surrogate included, as serde_json's skip takes it), no control character.
+    /// Skips a string as serde_json skips one: every escape well formed, no control
+    /// character; a `\u` escape of a surrogate is left to the serde reader.
     fn skip_string(&mut self) -> Option<()> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
@@ -507,9 +550,18 @@ impl<'a> Reader<'a> {
             }
             let length = match UNESCAPED.get(usize::from(*bytes.get(end + 1)?)) {
                 Some(0) | None => return None,
-                // serde_json skips the escape of a surrogate, paired or not, without reading
-                // what it stands for.
-                Some(&U) => hex(bytes.get(end + 2..end + 6)?).map(|_| 5)?,
+                // A pair of surrogates is skipped whole; a lone one is the serde reader's,
+                // which reads it as the replacement character, in a raw value too.
+                Some(&U) => match hex(bytes.get(end + 2..end + 6)?)? {
+                    0xD800..=0xDBFF if bytes.get(end + 6..end + 8)? == b"\\u" => {
+                        match hex(bytes.get(end + 8..end + 12)?)? {
+                            0xDC00..=0xDFFF => 11,
+                            _ => return None,
+                        }
+                    }
+                    0xD800..=0xDFFF => return None,
+                    _ => 5,
+                },
                 Some(_) => 1,
             };
             self.at = end + 1 + length;

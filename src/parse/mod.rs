@@ -25,18 +25,21 @@ use crate::errors::record::{Between, RecordError as Error};
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
 mod fast;
+mod outlive;
 
 /// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
 ///
 /// A conversation file is `{"version": 1, "messages": [...], ...}`; its other keys are
 /// ignored, and 1 is the only version there is. Unknown keys inside a message or a block are
-/// ignored; an unknown block `type` or `role` is an error, since a block with no prose form
-/// does not exist.
+/// ignored. A block of a `type` this version does not read (one a newer version wrote) is
+/// kept as it was ([`Block::Unknown`], written back byte for byte); an unknown `role` is an
+/// error. A lone surrogate escape in a string (`"\ud800"`, which no string can hold) reads
+/// as U+FFFD, never an error.
 ///
 /// # Errors
 ///
 /// Returns an [`Error`] that says where (the message index, the block index where it
-/// applies, and the line and column) and what: the unknown type or role, the missing field,
+/// applies, and the line and column) and what: the unknown role, the missing field,
 /// the value of the wrong type, the unsupported version, or the JSON syntax error. JSON
 /// nested deeper than 128 levels is an error too, never a stack overflow.
 ///
@@ -93,10 +96,16 @@ pub fn parse_record_fast_only(json: &str) -> Option<Vec<StoredMessage>> {
 #[doc(hidden)]
 pub fn parse_record_by_serde(json: &str) -> Result<Vec<StoredMessage>, Error> {
     let trace = Trace::default();
-    let mut reader = serde_json::Deserializer::from_str(json);
+    // Mending keeps every byte's place, so an error's line and column stay the text's.
+    let mended = outlive::mend_lone_surrogates(json);
+    let mut reader = serde_json::Deserializer::from_str(&mended);
     let read = RecordSeed { trace: &trace }
         .deserialize(&mut reader)
-        .and_then(|messages| reader.end().map(|()| messages));
+        .and_then(|messages| reader.end().map(|()| messages))
+        .map(|mut messages| {
+            outlive::keep_unknown_blocks(&mended, &mut messages);
+            messages
+        });
     read.map_err(|error| {
         // A failure before the reader entered the element it was about to read happened
         // between elements: it is about the separator after the previous one.
@@ -448,6 +457,9 @@ enum BlockType {
     Image,
     File,
     Source,
+    Compaction,
+    /// A type this version does not read.
+    Unknown,
 }
 
 impl BlockType {
@@ -460,6 +472,8 @@ impl BlockType {
             BlockType::Image => "image",
             BlockType::File => "file",
             BlockType::Source => "source",
+            BlockType::Compaction => "compaction",
+            BlockType::Unknown => "unknown",
         }
     }
 }
@@ -555,6 +569,10 @@ struct BlockFields {
     url: Option<Loose>,
     title: Option<Loose>,
     cited_text: Option<Loose>,
+    summary: Option<Loose>,
+    provider: Option<Loose>,
+    /// The type of a block this version does not read.
+    unknown: Option<String>,
 }
 
 impl BlockFields {
@@ -643,6 +661,35 @@ impl BlockFields {
                     Some(name) => Some(string("name", Some(name))?),
                 },
             },
+            BlockType::Compaction => {
+                let optional = |field, value: Option<Loose>| match value {
+                    None | Some(Loose::Other("null")) => Ok(None),
+                    Some(value) => string(field, Some(value)).map(Some),
+                };
+                let summary = optional("summary", self.summary)?;
+                let provider = optional("provider", self.provider)?;
+                let data = optional("data", self.data)?;
+                match (&summary, &provider, &data) {
+                    (None, _, None) => return Err(missing(kind, "summary")),
+                    (_, None, Some(_)) => return Err(missing(kind, "provider")),
+                    _ => {}
+                }
+                Block::Compaction {
+                    summary,
+                    provider,
+                    data,
+                }
+            }
+            // Its text is put back by the record's reader (`keep_unknown_blocks`); a block
+            // read alone keeps its type.
+            BlockType::Unknown => {
+                let name = self.unknown.unwrap_or_default();
+                let json = serde_json::json!({ "type": name }).to_string();
+                Block::Unknown {
+                    type_name: name,
+                    json,
+                }
+            }
         })
     }
 }
@@ -672,10 +719,21 @@ impl<'de> Visitor<'de> for BlockVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block, A::Error> {
         let mut fields = BlockFields::default();
         while let Some(key) = map.next_key::<BlockKey>()? {
+            // A block of a type this version does not read keeps its fields as text.
+            if matches!(fields.kind, Some(BlockType::Unknown)) && !matches!(key, BlockKey::Type) {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
             let slot = match key {
                 BlockKey::Type => {
                     let kind = match map.next_value::<Loose>()? {
-                        Loose::String(name) => block_type(&name)?,
+                        Loose::String(name) => {
+                            let kind = block_type(&name);
+                            if let BlockType::Unknown = kind {
+                                fields.unknown = Some(name);
+                            }
+                            kind
+                        }
                         other => {
                             return Err(de::Error::custom(format_args!(
                                 "field `type` of a block must be a string, found {}",
@@ -705,6 +763,8 @@ impl<'de> Visitor<'de> for BlockVisitor {
                 BlockKey::Url => &mut fields.url,
                 BlockKey::Title => &mut fields.title,
                 BlockKey::CitedText => &mut fields.cited_text,
+                BlockKey::Summary => &mut fields.summary,
+                BlockKey::Provider => &mut fields.provider,
                 BlockKey::Other => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -739,19 +799,17 @@ fn tool_input<E: de::Error>(raw: &RawValue) -> Result<ToolInput, E> {
     }
 }
 
-fn block_type<E: de::Error>(name: &str) -> Result<BlockType, E> {
+fn block_type(name: &str) -> BlockType {
     match name {
-        "text" => Ok(BlockType::Text),
-        "tool_use" => Ok(BlockType::ToolUse),
-        "tool_result" => Ok(BlockType::ToolResult),
-        "reasoning" => Ok(BlockType::Reasoning),
-        "image" => Ok(BlockType::Image),
-        "file" => Ok(BlockType::File),
-        "source" => Ok(BlockType::Source),
-        unknown => Err(E::custom(format_args!(
-            "unknown block type {}, expected text, tool_use, tool_result, reasoning, image, file or source",
-            Quoted(unknown)
-        ))),
+        "text" => BlockType::Text,
+        "tool_use" => BlockType::ToolUse,
+        "tool_result" => BlockType::ToolResult,
+        "reasoning" => BlockType::Reasoning,
+        "image" => BlockType::Image,
+        "file" => BlockType::File,
+        "source" => BlockType::Source,
+        "compaction" => BlockType::Compaction,
+        _ => BlockType::Unknown,
     }
 }
 
@@ -830,4 +888,6 @@ keys!(BlockKey {
     Url = "url",
     Title = "title",
     CitedText = "cited_text",
+    Summary = "summary",
+    Provider = "provider",
 });

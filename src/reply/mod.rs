@@ -139,7 +139,9 @@ impl Reply {
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
                 | Block::File { .. }
-                | Block::Source { .. } => {}
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => {}
             }
         }
         let stop = match stop {
@@ -229,7 +231,9 @@ impl Reply {
                 | Block::Reasoning { .. }
                 | Block::Image { .. }
                 | Block::File { .. }
-                | Block::Source { .. } => None,
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => None,
             })
             .collect()
     }
@@ -353,11 +357,16 @@ fn is_empty(block: &Block) -> bool {
     match block {
         Block::Text { text } => text.is_empty(),
         Block::Reasoning { reasoning } => reasoning.is_empty(),
+        Block::Compaction { summary, data, .. } => {
+            summary.as_deref().map_or(true, str::is_empty)
+                && data.as_deref().map_or(true, str::is_empty)
+        }
         Block::ToolUse { .. }
         | Block::ToolResult { .. }
         | Block::Image { .. }
         | Block::File { .. }
-        | Block::Source { .. } => false,
+        | Block::Source { .. }
+        | Block::Unknown { .. } => false,
     }
 }
 
@@ -515,7 +524,9 @@ pub(crate) fn sources(
             | Block::ToolResult { .. }
             | Block::Reasoning { .. }
             | Block::Image { .. }
-            | Block::File { .. } => false,
+            | Block::File { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => false,
         });
         if !seen {
             blocks.push(Block::Source {

@@ -1,0 +1,90 @@
+//! Records that outlive their writer: what a newer writer (or a broken one) may have stored
+//! that this version still reads rather than refuses. A lone surrogate escape reads as the
+//! replacement character, and a block of a type this version does not know keeps its exact
+//! text (`Block::Unknown`), so writing the record back gives it back byte for byte.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::record::{Block, StoredMessage};
+
+/// The text with each `\u` escape of a lone surrogate (one no string can hold) spelled as
+/// `\ufffd`, the replacement character: the same length, so every byte keeps its place.
+/// Borrowed when there is none.
+pub(super) fn mend_lone_surrogates(json: &str) -> Cow<'_, str> {
+    let bytes = json.as_bytes();
+    // The surrogate a `\u` escape at `at` spells, if it spells one.
+    let surrogate = |at: usize| -> Option<u16> {
+        if bytes.get(at..at + 2)? != b"\\u" {
+            return None;
+        }
+        let hex = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
+        let code = u16::from_str_radix(hex, 16).ok()?;
+        (0xD800..0xE000).contains(&code).then_some(code)
+    };
+    let mut lone = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = bytes
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&byte| byte == b'\\'))
+    {
+        at += offset;
+        match surrogate(at) {
+            Some(0xD800..=0xDBFF) if matches!(surrogate(at + 6), Some(0xDC00..=0xDFFF)) => {
+                at += 12;
+            }
+            Some(_) => {
+                lone.push(at);
+                at += 6;
+            }
+            // Any other escape: its second byte is no backslash of an escape.
+            None => at += 2,
+        }
+    }
+    if lone.is_empty() {
+        return Cow::Borrowed(json);
+    }
+    let mut mended = json.to_owned();
+    for at in lone {
+        mended.replace_range(at..at + 6, "\\ufffd");
+    }
+    Cow::Owned(mended)
+}
+
+/// Puts the exact text of each block of a type this version does not read into its
+/// [`Block::Unknown`]: the block reader saw the block's keys one by one, so the text is read
+/// here again, only when there is such a block (the whole read succeeded, so this one does).
+pub(super) fn keep_unknown_blocks(json: &str, messages: &mut [StoredMessage]) {
+    #[derive(Deserialize)]
+    struct Blocks<'a> {
+        #[serde(borrow)]
+        blocks: Vec<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct File<'a> {
+        #[serde(borrow)]
+        messages: Vec<Blocks<'a>>,
+    }
+    let unknown = |block: &Block| matches!(block, Block::Unknown { .. });
+    if !messages
+        .iter()
+        .any(|message| message.blocks.iter().any(unknown))
+    {
+        return;
+    }
+    let skeleton: Option<Vec<Blocks<'_>>> = match json.trim_start().starts_with('[') {
+        true => serde_json::from_str(json).ok(),
+        false => serde_json::from_str::<File<'_>>(json)
+            .ok()
+            .map(|file| file.messages),
+    };
+    for (message, raw) in messages.iter_mut().zip(skeleton.unwrap_or_default()) {
+        for (block, raw) in message.blocks.iter_mut().zip(raw.blocks) {
+            if let Block::Unknown { json, .. } = block {
+                raw.get().clone_into(json);
+            }
+        }
+    }
+}
