@@ -5,6 +5,8 @@ use serde_json::{json, Map, Value};
 
 use crate::errors::body::{BodyError, Kind};
 use crate::provider::Provider;
+use crate::rules::{Param, Rules};
+use crate::tools::ToolChoice;
 
 /// Top-level fields, each value as its exact JSON text (the body's `Fields`).
 type Fields = Vec<(String, Box<serde_json::value::RawValue>)>;
@@ -107,6 +109,170 @@ const SAME_AS: [SameAs; 5] = [
         &["stop", "stop_sequences"],
     ),
 ];
+
+/// Where a caller's fields say what a parameter of a rejected pair says, under any provider's
+/// name for it: each parameter, and the fields (a top-level key, or an object's key and its
+/// member) whose value sets it.
+type SeenAs = (
+    Param,
+    &'static [(&'static str, Option<&'static str>, fn(&Value) -> bool)],
+);
+const SEEN_AS: [SeenAs; 4] = [
+    (
+        Param::Reasoning,
+        &[
+            ("reasoning_effort", None, effort_set),
+            ("reasoning", Some("effort"), effort_set),
+            ("thinking", None, thinking_enabled),
+            (
+                "additionalModelRequestFields",
+                Some("thinking"),
+                thinking_enabled,
+            ),
+        ],
+    ),
+    (
+        Param::Temperature,
+        &[
+            ("temperature", None, not_one),
+            ("inferenceConfig", Some("temperature"), not_one),
+            ("generationConfig", Some("temperature"), not_one),
+        ],
+    ),
+    (
+        Param::Stop,
+        &[
+            ("stop", None, stops_given),
+            ("stop_sequences", None, stops_given),
+            ("inferenceConfig", Some("stopSequences"), stops_given),
+            ("generationConfig", Some("stopSequences"), stops_given),
+        ],
+    ),
+    (
+        Param::ForcedToolChoice,
+        &[
+            ("tool_choice", None, forces_a_call),
+            ("toolConfig", Some("toolChoice"), forces_a_call),
+        ],
+    ),
+];
+
+/// An effort other than `none` (`"high"`, or an object's `effort`).
+fn effort_set(value: &Value) -> bool {
+    value.as_str().is_some_and(|effort| effort != "none")
+}
+
+/// Thinking that is not `{"type": "disabled"}`.
+fn thinking_enabled(value: &Value) -> bool {
+    value.is_object() && value.get("type").and_then(Value::as_str) != Some("disabled")
+}
+
+/// A temperature other than the default, 1.
+fn not_one(value: &Value) -> bool {
+    value
+        .as_f64()
+        .is_some_and(|temperature| (temperature - 1.0).abs() > f64::EPSILON)
+}
+
+/// Stop sequences: a string, or an array that is not empty.
+fn stops_given(value: &Value) -> bool {
+    match value {
+        Value::String(_) => true,
+        Value::Array(stops) => !stops.is_empty(),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => false,
+    }
+}
+
+/// A tool choice that forces a call, in any provider's shape: `"required"`, `{"type":
+/// "any"}`, `{"type": "tool", ...}`, `{"type": "function", ...}`, `{"any": {}}`, `{"tool":
+/// {...}}`.
+fn forces_a_call(value: &Value) -> bool {
+    match value {
+        Value::String(choice) => choice == "required",
+        Value::Object(choice) => {
+            matches!(
+                choice.get("type").and_then(Value::as_str),
+                Some("any" | "tool" | "function")
+            ) || choice.contains_key("any")
+                || choice.contains_key("tool")
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) => false,
+    }
+}
+
+/// Whether the turn sets a parameter of a rejected pair itself.
+fn turn_sets(param: Param, params: &Params, tool_choice: Option<&ToolChoice>) -> bool {
+    match param {
+        Param::Reasoning => params.reasoning.is_some(),
+        Param::Temperature => params
+            .temperature
+            .is_some_and(|temperature| (temperature - 1.0).abs() > f64::EPSILON),
+        Param::Stop => !params.stop.is_empty(),
+        Param::ForcedToolChoice => match tool_choice {
+            Some(ToolChoice::Required | ToolChoice::Tool(_)) => true,
+            Some(ToolChoice::Auto | ToolChoice::None) | None => false,
+        },
+    }
+}
+
+/// Where a parameter of a rejected pair is set: `Some(None)` by the turn, `Some(Some(field))`
+/// by the caller's field, `None` nowhere.
+fn seen(
+    param: Param,
+    params: &Params,
+    tool_choice: Option<&ToolChoice>,
+    caller: &Fields,
+) -> Option<Option<String>> {
+    if turn_sets(param, params, tool_choice) {
+        return Some(None);
+    }
+    let names = SEEN_AS
+        .iter()
+        .find(|(of, _)| *of == param)
+        .map_or(&[][..], |(_, names)| names);
+    for (key, raw) in caller {
+        for &(name, member, sets) in names {
+            if name != key {
+                continue;
+            }
+            let Ok(value) = serde_json::from_str::<Value>(raw.get()) else {
+                continue;
+            };
+            let (value, field) = match member {
+                Some(member) => (value.get(member).cloned(), format!("{name}.{member}")),
+                None => (Some(value), name.to_owned()),
+            };
+            if value.as_ref().is_some_and(sets) {
+                return Some(Some(field));
+            }
+        }
+    }
+    None
+}
+
+/// The first pair of parameters the provider rejects together that the turn and the
+/// caller's fields set, as the error naming both; each parameter is seen whether the turn
+/// sets it or a caller's field says it under any provider's name for it.
+pub(crate) fn together(
+    params: &Params,
+    tool_choice: Option<&ToolChoice>,
+    caller: &Fields,
+    rules: &Rules,
+) -> Result<(), BodyError> {
+    for pair in rules.pairs {
+        let first = seen(pair.first, params, tool_choice, caller);
+        let second = seen(pair.second, params, tool_choice, caller);
+        if let (Some(first_field), Some(second_field)) = (first, second) {
+            return Err(BodyError::new(Kind::ParamsTogether {
+                provider: rules.provider,
+                first: (pair.first.name(), first_field),
+                second: (pair.second.name(), second_field),
+                why: pair.why,
+            }));
+        }
+    }
+    Ok(())
+}
 
 impl Params {
     /// The error for a parameter `provider` does not take as given, saying what it takes.

@@ -75,6 +75,46 @@ pub(crate) struct Rules {
     pub(crate) refused_fields: &'static [&'static str],
     /// The field that caps the reply's tokens, named in the error for a refused one.
     pub(crate) output_limit: Option<&'static str>,
+    /// The parameters the provider rejects together, each pair with its reason: a turn or a
+    /// caller's fields that set both is an error naming both.
+    pub(crate) pairs: &'static [Pair],
+}
+
+/// A request parameter as a rejected pair names it, whether the turn sets it (its neutral
+/// parameter) or the caller's fields do (under any provider's name for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Param {
+    /// Reasoning asked for: a thinking budget, or an effort other than `none`.
+    Reasoning,
+    /// A temperature other than the default, 1.
+    Temperature,
+    /// Stop sequences.
+    Stop,
+    /// A tool choice that forces a call: any tool, or a named one.
+    ForcedToolChoice,
+}
+
+impl Param {
+    /// The parameter's name, as the turn's neutral parameters name it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Param::Reasoning => "reasoning",
+            Param::Temperature => "temperature",
+            Param::Stop => "stop",
+            Param::ForcedToolChoice => "tool_choice",
+        }
+    }
+}
+
+/// Two parameters a provider rejects together, and why, in words for the error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pair {
+    /// The one named first.
+    pub(crate) first: Param,
+    /// The one named second.
+    pub(crate) second: Param,
+    /// Why the provider rejects them together, as the error says it.
+    pub(crate) why: &'static str,
 }
 
 /// What files a provider takes natively (a `file` block that is not an image), stated once in

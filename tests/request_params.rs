@@ -28,11 +28,6 @@ fn each_provider_gets_the_parameters_under_its_own_names() {
         .stop(&["END"]);
     let cases = [
         (
-            Provider::OpenAi,
-            json!({"model": "a-model", "max_completion_tokens": 8192, "reasoning_effort": "medium",
-                   "stream": true, "stream_options": {"include_usage": true}, "stop": ["END"]}),
-        ),
-        (
             Provider::Compatible(&Dialect::DEEPSEEK),
             json!({"model": "a-model", "max_tokens": 8192, "reasoning_effort": "medium",
                    "stream": true, "stop": ["END"]}),
@@ -46,6 +41,25 @@ fn each_provider_gets_the_parameters_under_its_own_names() {
     for (provider, expected) in cases {
         assert_eq!(top_level(provider, &turn), expected, "{provider}");
     }
+    // OpenAI's reasoning models take no stop sequences beside an effort.
+    let openai = Turn::new(&history)
+        .without_preamble()
+        .model("a-model")
+        .max_output(8_192)
+        .reasoning(Reasoning::Medium)
+        .stream(true);
+    assert_eq!(
+        top_level(Provider::OpenAi, &openai),
+        json!({"model": "a-model", "max_completion_tokens": 8192, "reasoning_effort": "medium",
+               "stream": true, "stream_options": {"include_usage": true}})
+    );
+    assert_eq!(
+        Provider::OpenAi.body(&turn).unwrap_err().kind(),
+        BodyErrorKind::Caller(CallerPart::ParamsTogether {
+            first: "reasoning",
+            second: "stop"
+        })
+    );
     // Anthropic's budget must be under max_tokens: 8192 is not.
     let error = Provider::Anthropic.body(&turn).unwrap_err();
     assert_eq!(

@@ -105,7 +105,7 @@ use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
-pub(crate) use self::params::thinking_checks;
+pub(crate) use self::params::{thinking_checks, PAIRS};
 
 use self::request::messages_of;
 
@@ -204,6 +204,7 @@ pub(crate) static RULES: Rules = Rules {
     },
     refused_fields: &[],
     output_limit: None,
+    pairs: &PAIRS,
 };
 
 /// The file media types Anthropic takes natively, as `document` blocks in user messages and

@@ -6,6 +6,29 @@ use serde_json::json;
 use crate::body::BodyError;
 use crate::params::{Field, Params, Reasoning};
 use crate::provider::Provider;
+use crate::rules::{Pair, Param};
+
+/// What Claude's thinking is rejected beside (Anthropic's API, and Claude through Bedrock):
+/// "Thinking isn't compatible with temperature or top_k modifications as well as forced tool
+/// use", and "Using tool_choice: {"type": "any"} or tool_choice: {"type": "tool", "name":
+/// "..."} will result in an error because these options force tool use, which is
+/// incompatible with extended thinking"
+/// (<https://platform.claude.com/docs/en/build-with-claude/extended-thinking>; the API's
+/// words: "Thinking may not be enabled when tool_choice forces tool use",
+/// <https://github.com/run-llama/llama_index/issues/19641>). A temperature of 1, the
+/// default, is no modification.
+pub(crate) const PAIRS: [Pair; 2] = [
+    Pair {
+        first: Param::Reasoning,
+        second: Param::ForcedToolChoice,
+        why: "thinking takes only tool_choice auto or none: a forced tool call cannot think first",
+    },
+    Pair {
+        first: Param::Reasoning,
+        second: Param::Temperature,
+        why: "thinking takes no temperature other than 1",
+    },
+];
 
 /// The parameters as the Messages API's fields: `model`, `max_tokens`, `thinking` with its
 /// budget, `stream`, `temperature` and `stop_sequences`.

@@ -200,6 +200,8 @@ pub(crate) static RULES: Rules = Rules {
     },
     refused_fields: &[],
     output_limit: None,
+    // Claude's thinking rules, which Converse passes to Claude as they are.
+    pairs: &crate::anthropic::PAIRS,
 };
 
 /// The file media types Bedrock takes natively, in user messages and tool results, each with

@@ -170,6 +170,7 @@ fn check<'a>(turn: &'a Turn<'_>, rules: &Rules) -> Result<Checked<'a>, BodyError
         return Err(BodyError::new(Kind::PrefillNotTaken(provider)));
     }
     tools::check(turn.tools, turn.tool_choice.as_ref(), rules)?;
+    crate::params::together(&turn.params, turn.tool_choice.as_ref(), &turn.fields, rules)?;
     if !turn.tools.is_empty() {
         refuse_reserved(&turn.fields, rules.tool_keys, rules)?;
     }

@@ -211,9 +211,16 @@ impl<'a> Turn<'a> {
     ///     r#"{"model":"claude-sonnet-4-5","max_tokens":4096,"#,
     ///     r#""thinking":{"budget_tokens":2048,"type":"enabled"},"stream":true,"stop_sequences":["END"],"#,
     /// )));
+    /// // OpenAI's reasoning models take no stop sequences: the same turn without reasoning.
+    /// let turn = Turn::new(&history)
+    ///     .without_preamble()
+    ///     .model("gpt-4.1")
+    ///     .max_output(4096)
+    ///     .stream(true)
+    ///     .stop(&["END"]);
     /// let openai = serde_json::to_string(&transcript_replay::openai::body(&turn)?).unwrap();
     /// assert!(openai.starts_with(concat!(
-    ///     r#"{"model":"claude-sonnet-4-5","max_completion_tokens":4096,"reasoning_effort":"low","#,
+    ///     r#"{"model":"gpt-4.1","max_completion_tokens":4096,"#,
     ///     r#""stream":true,"stream_options":{"include_usage":true},"stop":["END"],"#,
     /// )));
     /// # Ok::<(), transcript_replay::BodyError>(())

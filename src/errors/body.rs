@@ -104,6 +104,10 @@ impl BodyError {
                 Of::Caller(CallerPart::ParamConflict { param, field })
             }
             Kind::ParamNotTaken { param, .. } => Of::Caller(CallerPart::ParamNotTaken { param }),
+            Kind::ParamsTogether { first, second, .. } => Of::Caller(CallerPart::ParamsTogether {
+                first: first.0,
+                second: second.0,
+            }),
             Kind::AppendedNotAnObject { index, found } => {
                 Of::Caller(CallerPart::AppendedNotAnObject {
                     index: *index,
@@ -250,6 +254,14 @@ pub(crate) enum Kind {
         param: &'static str,
         field: String,
     },
+    /// Two parameters the provider rejects together, each the turn's (`None`) or a caller's
+    /// field (its name), and why.
+    ParamsTogether {
+        provider: Provider,
+        first: (&'static str, Option<String>),
+        second: (&'static str, Option<String>),
+        why: &'static str,
+    },
     /// A neutral parameter the provider cannot take as given.
     ParamNotTaken {
         provider: Provider,
@@ -318,6 +330,12 @@ impl fmt::Display for Kind {
                 f,
                 "the turn's {param} and the caller's field `{field}` say the same thing: give one"
             ),
+            Kind::ParamsTogether {
+                provider,
+                first,
+                second,
+                why,
+            } => params_together(f, *provider, first, second, why),
             Kind::ParamNotTaken {
                 provider,
                 param,
@@ -496,6 +514,27 @@ fn refused_field(
         Some(limit) => write!(f, "; its output limit is `{limit}`"),
         None => Ok(()),
     }
+}
+
+/// Two parameters the provider rejects together, each said as the turn's or as the caller's
+/// field, and why.
+fn params_together(
+    f: &mut fmt::Formatter<'_>,
+    provider: Provider,
+    first: &(&str, Option<String>),
+    second: &(&str, Option<String>),
+    why: &str,
+) -> fmt::Result {
+    let said = |(param, field): &(&str, Option<String>)| match field {
+        Some(field) => format!("the caller's field `{field}`"),
+        None => format!("the turn's {param}"),
+    };
+    write!(
+        f,
+        "{provider} rejects {} together with {} ({why}): give one",
+        said(first),
+        said(second)
+    )
 }
 
 /// A tool name the provider refuses, with the names it takes.

@@ -194,6 +194,35 @@ pub enum CallerPart<'a> {
         /// The parameter.
         param: &'static str,
     },
+    /// Two parameters the provider rejects together, whether the turn sets each (its neutral
+    /// parameter, or its tool choice) or a caller's field says it: thinking with a forced
+    /// tool choice (Anthropic, Claude through Bedrock), a reasoning effort with a temperature
+    /// other than 1 or with stop sequences (OpenAI's reasoning models).
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, errors::BodyErrorKind, errors::CallerPart};
+    /// use transcript_replay::{Reasoning, StoredMessage, Tool, ToolChoice, Turn};
+    ///
+    /// let history = [StoredMessage::user("List the files.")];
+    /// let tools = [Tool::new("ls", "Lists files.", r#"{"type": "object"}"#)?];
+    /// let turn = Turn::new(&history)
+    ///     .max_output(4_096)
+    ///     .reasoning(Reasoning::Low)
+    ///     .tools(&tools)
+    ///     .tool_choice(ToolChoice::Required);
+    /// let error = anthropic::body(&turn).unwrap_err();
+    /// assert_eq!(
+    ///     error.kind(),
+    ///     BodyErrorKind::Caller(CallerPart::ParamsTogether { first: "reasoning", second: "tool_choice" }),
+    /// );
+    /// # Ok::<(), transcript_replay::errors::ToolError>(())
+    /// ```
+    ParamsTogether {
+        /// The parameter named first: `reasoning`.
+        first: &'static str,
+        /// The parameter named second: `tool_choice`, `temperature` or `stop`.
+        second: &'static str,
+    },
     /// An appended message is not a JSON object.
     AppendedNotAnObject {
         /// The message's index.

@@ -189,6 +189,7 @@ pub(crate) static RULES: Rules = Rules {
     },
     refused_fields: &[],
     output_limit: None,
+    pairs: &[],
 };
 
 /// The file media types Gemini takes natively as `inlineData` parts, in user and model

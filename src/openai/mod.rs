@@ -195,6 +195,7 @@ pub(crate) static RULES: Rules = Rules {
     },
     refused_fields: &[],
     output_limit: Some("max_completion_tokens"),
+    pairs: &params::PAIRS,
 };
 
 /// The file media types OpenAI Chat takes natively, in user messages only: PDF as a `file`
@@ -375,6 +376,14 @@ pub(crate) fn rules_of(provider: Provider, dialect: &'static Dialect) -> Rules {
         },
         refused_fields: dialect.refused_fields,
         output_limit: Some(dialect.output_limit),
+        // OpenAI's reasoning models' pairs are OpenAI's own: a compatible server takes a
+        // temperature or stop beside its effort unless its dialect says otherwise (Azure
+        // OpenAI serves the same models and is not followed here).
+        pairs: if *dialect == Dialect::OPENAI {
+            RULES.pairs
+        } else {
+            &[]
+        },
         ..RULES
     }
 }

@@ -6,9 +6,32 @@ use serde_json::json;
 use crate::body::BodyError;
 use crate::params::{Field, Params};
 use crate::provider::Provider;
+use crate::rules::{Pair, Param};
 
-/// Stop sequences OpenAI Chat takes: "Up to 4 sequences"
-/// (<https://platform.openai.com/docs/api-reference/chat/create#chat-create-stop>).
+/// What OpenAI's reasoning models reject beside a reasoning effort, in Chat and in Responses:
+/// a temperature other than 1 ("Unsupported value: 'temperature' does not support 0.1 with
+/// this model. Only the default (1) value is supported",
+/// <https://github.com/NVlabs/cvdp_benchmark/issues/29>; the fixes that drop it,
+/// <https://github.com/BerriAI/litellm/pull/31625>, and that keep it only for the effort
+/// `none`, which the crate never writes, <https://github.com/vercel/ai/pull/10942>), and stop
+/// sequences (the spec's `stop`, `StopConfiguration`: "Not supported with latest reasoning
+/// models `o3` and `o4-mini`").
+pub(crate) const PAIRS: [Pair; 2] = [
+    Pair {
+        first: Param::Reasoning,
+        second: Param::Temperature,
+        why: "a reasoning model takes only the default temperature, 1",
+    },
+    Pair {
+        first: Param::Reasoning,
+        second: Param::Stop,
+        why: "a reasoning model takes no stop sequences",
+    },
+];
+
+/// Stop sequences OpenAI Chat takes: "Up to 4 sequences where the API will stop generating
+/// further tokens" (the spec's `StopConfiguration`;
+/// <https://platform.openai.com/docs/api-reference/chat/create#chat-create-stop>).
 const STOPS: usize = 4;
 
 /// The parameters as Chat's fields: `model`, the dialect's output limit

@@ -136,6 +136,7 @@ pub(crate) static RULES: Rules = Rules {
     },
     refused_fields: &[],
     output_limit: None,
+    pairs: &params::PAIRS,
 };
 
 /// The file media types Responses takes natively as `input_file` parts

@@ -5,6 +5,26 @@ use serde_json::json;
 use crate::body::BodyError;
 use crate::params::{Field, Params};
 use crate::provider::Provider;
+use crate::rules::{Pair, Param};
+
+/// What OpenAI's reasoning models reject beside a reasoning effort, as in Chat: a temperature
+/// other than 1 ("Unsupported parameter: 'temperature' is not supported with this model" for
+/// any other value, <https://github.com/OpenHands/software-agent-sdk/pull/992>;
+/// <https://github.com/BerriAI/litellm/pull/31625>, <https://github.com/vercel/ai/pull/10942>),
+/// and stop sequences (which Responses takes for no model: only a caller's field can ask for
+/// them).
+pub(crate) const PAIRS: [Pair; 2] = [
+    Pair {
+        first: Param::Reasoning,
+        second: Param::Temperature,
+        why: "a reasoning model takes only the default temperature, 1",
+    },
+    Pair {
+        first: Param::Reasoning,
+        second: Param::Stop,
+        why: "a reasoning model takes no stop sequences",
+    },
+];
 
 /// The parameters as Responses' fields: `model`, `max_output_tokens`, `reasoning.effort`,
 /// `stream` and `temperature`. The API takes no stop sequences: asking for them is an error.
