@@ -102,10 +102,12 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = content.iter().map(|&raw| raw.to_owned()).collect();
-    let mut metadata = Metadata::default();
-    metadata.container = container(&response.container);
-    metadata.stop_details = stop_details(&response.stop_details);
-    metadata.model_hops = reading.hops;
+    let metadata = Metadata {
+        container: container(&response.container),
+        stop_details: stop_details(&response.stop_details),
+        model_hops: reading.hops,
+        ..Metadata::default()
+    };
     Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native)
         .not_keeping(not_kept)
         .with_metadata(metadata))

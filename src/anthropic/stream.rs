@@ -304,11 +304,12 @@ impl Stream {
     /// empty text block (Anthropic rejects one).
     /// What the reply carried beyond its message, as the whole reply's reader finds it.
     fn reply_metadata(&self) -> Metadata {
-        let mut metadata = Metadata::default();
-        metadata.container = super::reply::container(&self.container);
-        metadata.stop_details = super::reply::stop_details(&self.stop_details);
-        metadata.model_hops.clone_from(&self.hops);
-        metadata
+        Metadata {
+            container: super::reply::container(&self.container),
+            stop_details: super::reply::stop_details(&self.stop_details),
+            model_hops: self.hops.clone(),
+            ..Metadata::default()
+        }
     }
 
     /// The reply's `container` and `stop_details`, where an event sends them: the last that

@@ -120,8 +120,10 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = message.content.iter().map(|&raw| raw.to_owned()).collect();
-    let mut metadata = Metadata::default();
-    metadata.guardrail_trace = response.trace.and_then(guardrail_trace);
+    let metadata = Metadata {
+        guardrail_trace: response.trace.and_then(guardrail_trace),
+        ..Metadata::default()
+    };
     Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native)
         .not_keeping(not_kept)
         .with_metadata(metadata))

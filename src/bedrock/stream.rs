@@ -572,8 +572,10 @@ impl Events for Stream {
         }
         let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
         let native = self.native();
-        let mut metadata = crate::reply::Metadata::default();
-        metadata.guardrail_trace.clone_from(&self.guardrail);
+        let metadata = crate::reply::Metadata {
+            guardrail_trace: self.guardrail.clone(),
+            ..crate::reply::Metadata::default()
+        };
         Ok(Reply::new(
             Provider::Bedrock,
             self.blocks.blocks(),
