@@ -286,10 +286,10 @@ impl Reply {
     ///
     /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
     ///     {"type": "text", "text": "Done."},
-    ///     {"type": "container_upload", "file_id": "file_1"}
+    ///     {"type": "mystery_block", "file_id": "file_1"}
     ///   ], "stop_reason": "end_turn"}"#)?;
-    /// assert_eq!(reply.not_kept(), ["container_upload"]);
-    /// assert_eq!(reply.message.blocks[1], Block::text("[Not kept: Anthropic container_upload content]"));
+    /// assert_eq!(reply.not_kept(), ["mystery_block"]);
+    /// assert_eq!(reply.message.blocks[1], Block::text("[Not kept: Anthropic mystery_block content]"));
     /// assert_eq!(reply.native().count(), 2);
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
