@@ -316,13 +316,13 @@ fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_
         ),
         (
             Provider::Anthropic,
-            r#"{"content": [{"type": "text", "text": "a"}, {"type": "container_upload", "file_id": "file_1"}, {"type": "text", "text": "b"}]}"#,
+            r#"{"content": [{"type": "text", "text": "a"}, {"type": "mystery_block", "file_id": "file_1"}, {"type": "text", "text": "b"}]}"#,
             &[
                 Block::text("a"),
-                Block::text("[Not kept: Anthropic container_upload content]"),
+                Block::text("[Not kept: Anthropic mystery_block content]"),
                 Block::text("b"),
             ],
-            &["container_upload"],
+            &["mystery_block"],
         ),
         (
             Provider::Gemini,

@@ -6,7 +6,8 @@ use serde_json::value::RawValue;
 use crate::marker;
 use crate::provider::Provider;
 use crate::record::Block;
-use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::reply::metadata::{Container, ModelHop, StopDetails};
+use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `stop_reason`, normalized.
@@ -76,6 +77,10 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         stop_reason: Option<String>,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
+        #[serde(default)]
+        stop_details: serde_json::Value,
+        #[serde(default)]
+        container: serde_json::Value,
     }
 
     let at = At::body(Provider::Anthropic, body)?;
@@ -97,7 +102,51 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = content.iter().map(|&raw| raw.to_owned()).collect();
-    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native).not_keeping(not_kept))
+    let metadata = Metadata {
+        container: container(&response.container),
+        stop_details: stop_details(&response.stop_details),
+        model_hops: reading.hops,
+        ..Metadata::default()
+    };
+    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native)
+        .not_keeping(not_kept)
+        .with_metadata(metadata))
+}
+
+/// The reply's `container` (`id`, `expires_at`), when it names one
+/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool#retrieve-generated-files>;
+/// spec `Container`, `MessageDelta.container`).
+pub(super) fn container(value: &serde_json::Value) -> Option<Container> {
+    let id = reply::field(value, &["id"]).as_str()?;
+    let expires_at = reply::field(value, &["expires_at"]).as_str();
+    Some(Container::new(id.to_owned(), expires_at.map(str::to_owned)))
+}
+
+/// The reply's `stop_details` (`type`, `category`, `explanation`), when it has any (spec
+/// `RefusalStopDetails`, with `stop_reason: "refusal"`;
+/// <https://rubydoc.info/github/anthropics/anthropic-sdk-ruby/Anthropic/Models/RefusalStopDetails>).
+pub(super) fn stop_details(value: &serde_json::Value) -> Option<StopDetails> {
+    value.as_object()?;
+    let text = |key: &str| reply::field(value, &[key]).as_str().map(str::to_owned);
+    Some(StopDetails::new(
+        text("type"),
+        text("category"),
+        text("explanation"),
+    ))
+}
+
+/// A `fallback` block, `{"type":"fallback","from":{"model"},"to":{"model"}}`: the request was
+/// answered by another model than it named (SDK type `BetaFallbackBlock`, which also carries a
+/// `trigger`:
+/// <https://rubydoc.info/github/anthropics/anthropic-sdk-ruby/Anthropic/Models/Beta/BetaFallbackBlock>).
+/// Metadata, not content: no block of the message.
+pub(super) fn model_hop(value: &serde_json::Value) -> ModelHop {
+    let model = |end: &str| {
+        reply::field(value, &[end, "model"])
+            .as_str()
+            .map(str::to_owned)
+    };
+    ModelHop::new(model("from"), model("to"))
 }
 
 /// What reading a reply's blocks keeps from one block to the next: the kinds not kept, and the
@@ -106,6 +155,8 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
 pub(super) struct Reading {
     pub(super) not_kept: Vec<String>,
     calls: Vec<(String, String)>,
+    /// The model hops (`fallback` blocks) so far.
+    pub(super) hops: Vec<ModelHop>,
 }
 
 /// One content block: the blocks it becomes (none for one with no words to replay,
@@ -185,6 +236,20 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block
                 is_error,
             }])
         }
+        // The request answered by another model: metadata, no block.
+        "fallback" => {
+            let value: serde_json::Value = at.read()?;
+            reading.hops.push(model_hop(&value));
+            Ok(Vec::new())
+        }
+        // A file put in the container: named by its id, so a later turn can use it.
+        "container_upload" => {
+            let value: serde_json::Value = at.read()?;
+            let file_id = reply::field(&value, &["file_id"])
+                .as_str()
+                .unwrap_or_default();
+            Ok(vec![Block::text(reply::file_line(None, file_id))])
+        }
         kind => {
             reading.not_kept.push(kind.to_owned());
             Ok(vec![Block::text(marker::not_kept(
@@ -243,7 +308,13 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
         Value::Array(items) => items.iter().map(item).collect::<Vec<_>>().join("\n"),
         Value::String(text) => text.clone(),
         Value::Object(_) if reply::code_output(content, CODE_FIELDS).is_some() => {
-            reply::code_output(content, CODE_FIELDS).unwrap_or_default()
+            let output = reply::code_output(content, CODE_FIELDS).unwrap_or_default();
+            let files = made_files(content);
+            match (output.is_empty(), files.is_empty()) {
+                (_, true) => output,
+                (true, false) => files.join("\n"),
+                (false, false) => format!("{output}\n{}", files.join("\n")),
+            }
         }
         Value::Object(_) => {
             // A fetched page: its text when it came as text, else its title and URL.
@@ -263,6 +334,27 @@ pub(super) fn server_result(block: &serde_json::Value) -> (String, bool) {
         Value::Null | Value::Bool(_) | Value::Number(_) => content.to_string(),
     };
     (output, is_error)
+}
+
+/// The files the code made, one line each as `file: {name} <{file_id}>`: each item of a
+/// code execution result's `content` that carries a `file_id` (`bash_code_execution_output`,
+/// `code_execution_output`, and the files skills write the same way; spec
+/// `ResponseBashCodeExecutionResultBlock`,
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool#retrieve-generated-files>).
+/// They come with no name, so each is named by its id.
+fn made_files(result: &serde_json::Value) -> Vec<String> {
+    reply::field(result, &["content"])
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| {
+            let file_id = reply::field(item, &["file_id"]).as_str()?;
+            let name = ["filename", "name"]
+                .iter()
+                .find_map(|key| reply::field(item, &[key]).as_str());
+            Some(reply::file_line(name, file_id))
+        })
+        .collect()
 }
 
 /// `usage`, field for field; a count sent as `null` is no count.

@@ -8,7 +8,7 @@ use super::error;
 use super::reply::{read_usage, STOP_REASONS};
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
-use crate::reply::{At, Counts, Reply};
+use crate::reply::{At, Counts, Metadata, Reply};
 use crate::stop::StopReason;
 use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamReader};
 
@@ -79,6 +79,9 @@ enum Kind {
     ServerToolUse(Box<RawValue>),
     /// A server tool's result, as its start event carried it.
     ServerResult(Box<RawValue>),
+    /// A block that is no content of the message but goes back natively as it came: a
+    /// `fallback` (the model hop, metadata) or a `container_upload` (its file's line).
+    Kept(Box<RawValue>),
     /// A block of a kind the crate does not read: its marker is the stored text, and the block
     /// goes back as its start event carried it; its deltas change nothing.
     Other {
@@ -101,6 +104,10 @@ struct Stream {
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
+    /// The reply's `container` and `stop_details`, the last sent, and its model hops.
+    container: serde_json::Value,
+    stop_details: serde_json::Value,
+    hops: Vec<crate::reply::metadata::ModelHop>,
 }
 
 impl Stream {
@@ -197,6 +204,24 @@ impl Stream {
                 );
                 Kind::ServerResult(block.to_owned())
             }
+            // The request answered by another model: metadata, no block.
+            "fallback" => {
+                let value: serde_json::Value =
+                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                self.hops.push(super::reply::model_hop(&value));
+                Kind::Kept(block.to_owned())
+            }
+            // A file put in the container: named by its id, as the whole reply's reader does.
+            "container_upload" => {
+                let value: serde_json::Value =
+                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                let file_id = crate::reply::field(&value, &["file_id"])
+                    .as_str()
+                    .unwrap_or_default();
+                self.blocks
+                    .whole(index, Block::text(crate::reply::file_line(None, file_id)));
+                Kind::Kept(block.to_owned())
+            }
             other => {
                 let marker = crate::marker::not_kept(Provider::Anthropic, other);
                 self.blocks.text(index, &marker, deltas);
@@ -234,7 +259,7 @@ impl Stream {
         }
         let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
-        if let Some(Kind::Other { .. }) = self.kind(index) {
+        if let Some(Kind::Other { .. } | Kind::Kept(_)) = self.kind(index) {
             // Content the crate does not read: its marker is already its text.
             return Ok(());
         }
@@ -274,6 +299,27 @@ impl Stream {
         Ok(())
     }
 
+    /// What the reply carried beyond its message, as the whole reply's reader finds it.
+    fn reply_metadata(&self) -> Metadata {
+        Metadata {
+            container: super::reply::container(&self.container),
+            stop_details: super::reply::stop_details(&self.stop_details),
+            model_hops: self.hops.clone(),
+            ..Metadata::default()
+        }
+    }
+
+    /// The reply's `container` and `stop_details`, where an event sends them: the last that
+    /// is not `null` stands.
+    fn metadata(&mut self, container: serde_json::Value, stop_details: serde_json::Value) {
+        if !container.is_null() {
+            self.container = container;
+        }
+        if !stop_details.is_null() {
+            self.stop_details = stop_details;
+        }
+    }
+
     /// The content blocks as Anthropic takes them back in the round in flight: each block's
     /// accumulated content, thinking with its signature, redacted thinking as it came; no
     /// empty text block (Anthropic rejects one).
@@ -310,7 +356,7 @@ impl Stream {
                         string(signature)
                     )
                 }
-                (Kind::Redacted(raw), _) => raw.get().to_owned(),
+                (Kind::Redacted(raw) | Kind::Kept(raw), _) => raw.get().to_owned(),
                 (
                     Kind::ToolUse,
                     Some(Block::ToolUse {
@@ -368,11 +414,19 @@ impl Events for Stream {
         struct MessageStart<'a> {
             #[serde(borrow, default)]
             usage: Option<&'a RawValue>,
+            #[serde(default)]
+            container: serde_json::Value,
+            #[serde(default)]
+            stop_details: serde_json::Value,
         }
         #[derive(Deserialize)]
         struct MessageDelta {
             #[serde(default)]
             stop_reason: Option<String>,
+            #[serde(default)]
+            container: serde_json::Value,
+            #[serde(default)]
+            stop_details: serde_json::Value,
         }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
@@ -395,6 +449,7 @@ impl Events for Stream {
                     let start: MessageStart<'_> = serde_json::from_str(message.get())
                         .map_err(|error| Failure::json(&error))?;
                     self.counts.update(usage(start.usage)?);
+                    self.metadata(start.container, start.stop_details);
                 }
             }
             "content_block_start" => {
@@ -414,6 +469,7 @@ impl Events for Stream {
                     if delta.stop_reason.is_some() {
                         self.stop = delta.stop_reason;
                     }
+                    self.metadata(delta.container, delta.stop_details);
                 }
                 self.counts.update(usage(event.usage)?);
             }
@@ -458,7 +514,8 @@ impl Events for Stream {
                 | Kind::Redacted(_)
                 | Kind::ToolUse
                 | Kind::ServerToolUse(_)
-                | Kind::ServerResult(_) => None,
+                | Kind::ServerResult(_)
+                | Kind::Kept(_) => None,
             })
             .collect();
         Ok(Reply::new(
@@ -468,7 +525,8 @@ impl Events for Stream {
             stop,
             native,
         )
-        .not_keeping(not_kept))
+        .not_keeping(not_kept)
+        .with_metadata(self.reply_metadata()))
     }
 
     fn partial(&self) -> StoredMessage {

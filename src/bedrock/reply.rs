@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::provider::Provider;
 use crate::record::Block;
-use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `stopReason`, normalized.
@@ -85,6 +85,8 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         stop_reason: Option<String>,
         #[serde(borrow, default)]
         usage: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        trace: Option<&'a RawValue>,
     }
     #[derive(Deserialize)]
     struct Output<'a> {
@@ -118,7 +120,29 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     };
     let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
     let native = message.content.iter().map(|&raw| raw.to_owned()).collect();
-    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native).not_keeping(not_kept))
+    let metadata = Metadata {
+        guardrail_trace: response.trace.and_then(guardrail_trace),
+        ..Metadata::default()
+    };
+    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native)
+        .not_keeping(not_kept)
+        .with_metadata(metadata))
+}
+
+/// The guardrail's trace of a reply, `trace.guardrail` (what it assessed, and why it acted:
+/// `actionReason`, the input and output assessments), as compact JSON text; none when the
+/// trace has no guardrail (spec `ConverseTrace`, `ConverseStreamTrace`,
+/// `GuardrailTraceAssessment`;
+/// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseTrace.html>).
+pub(super) fn guardrail_trace(trace: &RawValue) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Trace<'a> {
+        #[serde(borrow, default)]
+        guardrail: Option<&'a RawValue>,
+    }
+    let trace: Trace<'_> = serde_json::from_str(trace.get()).ok()?;
+    let guardrail = trace.guardrail.filter(|raw| raw.get() != "null")?;
+    Some(crate::wire::CompactJson(guardrail.get()).to_string())
 }
 
 /// What reading a reply's blocks keeps from one block to the next: the kinds not kept, and the
@@ -188,7 +212,7 @@ fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyErr
         bytes: String,
     }
     let fields: BTreeMap<String, &RawValue> = at.read()?;
-    let [(kind, &value)] = fields.iter().collect::<Vec<_>>()[..] else {
+    let [(kind, &value)] = members(&fields)[..] else {
         return Err(at.error("a content block needs exactly one member"));
     };
     let value_at = at.child(value, kind.as_str());
@@ -268,6 +292,31 @@ fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyErr
 /// The `type` of a `toolUse` the provider runs itself (Nova's built-in tools,
 /// <https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html>; `ToolUseType` in
 /// the service model).
+/// The members of a content block (a union: one member is set), each a key the reader knows.
+const MEMBERS: [&str; 6] = [
+    "text",
+    "citationsContent",
+    "toolUse",
+    "toolResult",
+    "reasoningContent",
+    "image",
+];
+
+/// A content block's member: the one key it has, or, beside keys the reader does not know (a
+/// `"type": "text"` some SDKs write next to `text`), the one member it knows. A block with
+/// two known members, or with several keys of which none is known, has none.
+fn members<'f, 'a>(
+    fields: &'f BTreeMap<String, &'a RawValue>,
+) -> Vec<(&'f String, &'f &'a RawValue)> {
+    let all: Vec<_> = fields.iter().collect();
+    if all.len() == 1 {
+        return all;
+    }
+    all.into_iter()
+        .filter(|(key, _)| MEMBERS.contains(&key.as_str()))
+        .collect()
+}
+
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
 
 /// The sources a `citationsContent` block's citations name, one per distinct source: each

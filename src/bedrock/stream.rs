@@ -133,6 +133,8 @@ struct Stream {
     stop: Option<String>,
     stopped: bool,
     not_kept: Vec<String>,
+    /// The guardrail's trace, from the `metadata` event.
+    guardrail: Option<String>,
 }
 
 impl Stream {
@@ -419,6 +421,8 @@ impl Events for Stream {
             stop_reason: Option<String>,
             #[serde(borrow, default)]
             usage: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            trace: Option<&'a RawValue>,
         }
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
@@ -540,6 +544,9 @@ impl Events for Stream {
                 self.stop = event.stop_reason;
             }
             "metadata" => {
+                if let Some(trace) = event.trace.and_then(super::reply::guardrail_trace) {
+                    self.guardrail = Some(trace);
+                }
                 if let Some(usage) = event.usage.filter(|usage| usage.get() != "null") {
                     let at = At::body(Provider::Bedrock, usage.get())
                         .map_err(|error| Failure::content(&error))?;
@@ -565,6 +572,10 @@ impl Events for Stream {
         }
         let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
         let native = self.native();
+        let metadata = crate::reply::Metadata {
+            guardrail_trace: self.guardrail.clone(),
+            ..crate::reply::Metadata::default()
+        };
         Ok(Reply::new(
             Provider::Bedrock,
             self.blocks.blocks(),
@@ -572,7 +583,8 @@ impl Events for Stream {
             stop,
             native,
         )
-        .not_keeping(self.not_kept.clone()))
+        .not_keeping(self.not_kept.clone())
+        .with_metadata(metadata))
     }
 
     fn partial(&self) -> StoredMessage {

@@ -7,12 +7,13 @@ use serde_json::value::RawValue;
 
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
-use crate::reply::{self, At, Counts, Reply, ReplyError};
+use crate::reply::metadata::UrlRetrieval;
+use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `finishReason`, normalized. Gemini says `STOP` for a tool call too, which
 /// [`Reply`] reads as tool use.
-pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
+pub(super) const FINISH_REASONS: [(&str, StopReason); 8] = [
     ("STOP", StopReason::EndTurn),
     ("MAX_TOKENS", StopReason::MaxTokens),
     ("SAFETY", StopReason::ContentFilter),
@@ -20,6 +21,9 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 7] = [
     ("PROHIBITED_CONTENT", StopReason::ContentFilter),
     ("BLOCKLIST", StopReason::ContentFilter),
     ("SPII", StopReason::ContentFilter),
+    // "Token generation stopped because generated images contain safety violations" (spec
+    // `Candidate.finishReason`).
+    ("IMAGE_SAFETY", StopReason::ContentFilter),
 ];
 
 /// Reads a generateContent response body (`GenerateContentResponse`, or what a streamed
@@ -117,13 +121,98 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         None => None,
     };
     let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
-    let (sources, suggestions) = grounding(candidate.grounding.as_ref());
+    let mut beyond = Beyond::default();
+    beyond.add(
+        candidate.grounding,
+        &candidate.citation_metadata,
+        &candidate.url_context_metadata,
+    );
+    let (sources, metadata) = beyond.read();
     blocks.blocks.extend(sources);
     Ok(
         Reply::new(Provider::Gemini, blocks.blocks, usage, stop, native)
             .not_keeping(blocks.not_kept)
-            .suggesting(suggestions),
+            .with_metadata(metadata),
     )
+}
+
+/// What a candidate carries beside its content, gathered (a stream's chunks each carry some):
+/// its grounding (the last stands), its citations' sources and the URLs it was given to read
+/// (each once, in order).
+#[derive(Debug, Default)]
+pub(super) struct Beyond {
+    grounding: Option<serde_json::Value>,
+    citations: Vec<serde_json::Value>,
+    urls: Vec<serde_json::Value>,
+}
+
+/// The status of a URL the model read (spec `UrlMetadata.urlRetrievalStatus`).
+const URL_READ: &str = "URL_RETRIEVAL_STATUS_SUCCESS";
+
+impl Beyond {
+    /// Adds a candidate's `groundingMetadata`, `citationMetadata` and `urlContextMetadata`.
+    pub(super) fn add(
+        &mut self,
+        grounding: Option<serde_json::Value>,
+        citation: &serde_json::Value,
+        url_context: &serde_json::Value,
+    ) {
+        if grounding.is_some() {
+            self.grounding = grounding;
+        }
+        let list = |value: &serde_json::Value, keys: &[&str]| -> Vec<serde_json::Value> {
+            keys.iter()
+                .flat_map(|key| {
+                    reply::field(value, &[key])
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        // `citationSources` (the Gemini API), `citations` (Vertex AI).
+        for source in list(citation, &["citationSources", "citations"]) {
+            if !self.citations.contains(&source) {
+                self.citations.push(source);
+            }
+        }
+        for url in list(url_context, &["urlMetadata"]) {
+            if !self.urls.contains(&url) {
+                self.urls.push(url);
+            }
+        }
+    }
+
+    /// The `source` blocks the candidate names, at the end of the message (a grounding chunk's
+    /// page, a citation's `uri` and title, a URL the model read), one per distinct source;
+    /// and what is not content: every URL it was given with its status, the search
+    /// suggestions. The sources: <https://ai.google.dev/gemini-api/docs/google-search#grounding-metadata>,
+    /// <https://ai.google.dev/gemini-api/docs/url-context> (spec `UrlContextMetadata`,
+    /// `CitationMetadata`).
+    pub(super) fn read(&self) -> (Vec<Block>, Metadata) {
+        let (mut named, suggestions) = grounding(self.grounding.as_ref());
+        named.extend(self.citations.iter().cloned());
+        let mut metadata = Metadata::default();
+        for url in &self.urls {
+            let Some(address) = reply::field(url, &["retrievedUrl"]).as_str() else {
+                continue;
+            };
+            let status = reply::field(url, &["urlRetrievalStatus"])
+                .as_str()
+                .unwrap_or_default();
+            let read = status == URL_READ;
+            if read {
+                named.push(serde_json::json!({ "uri": address }));
+            }
+            metadata.urls.push(UrlRetrieval::new(
+                address.to_owned(),
+                status.to_owned(),
+                read,
+            ));
+        }
+        metadata.search_suggestions = suggestions;
+        (reply::sources(&named, &["uri"], &["title"], &[]), metadata)
+    }
 }
 
 /// What a candidate's `groundingMetadata` gives: a `source` block per distinct grounding
@@ -131,7 +220,7 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
 /// since grounding cites no span the record keeps; and the search suggestions to show
 /// (`searchEntryPoint.renderedContent`;
 /// <https://ai.google.dev/gemini-api/docs/google-search#grounding-metadata>).
-pub(super) fn grounding(metadata: Option<&serde_json::Value>) -> (Vec<Block>, Option<String>) {
+fn grounding(metadata: Option<&serde_json::Value>) -> (Vec<serde_json::Value>, Option<String>) {
     let Some(metadata) = metadata else {
         return (Vec::new(), None);
     };
@@ -148,10 +237,7 @@ pub(super) fn grounding(metadata: Option<&serde_json::Value>) -> (Vec<Block>, Op
     let suggestions = reply::field(metadata, &["searchEntryPoint", "renderedContent"])
         .as_str()
         .map(str::to_owned);
-    (
-        reply::sources(&chunks, &["uri"], &["title"], &[]),
-        suggestions,
-    )
+    (chunks, suggestions)
 }
 
 /// `promptFeedback`, which says why a prompt got no candidate.
@@ -176,6 +262,8 @@ pub(super) struct Candidate<'a> {
     pub(super) parts: Option<Vec<At<'a>>>,
     pub(super) finish_reason: Option<String>,
     pub(super) grounding: Option<serde_json::Value>,
+    pub(super) citation_metadata: serde_json::Value,
+    pub(super) url_context_metadata: serde_json::Value,
 }
 
 pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyError> {
@@ -188,6 +276,10 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
         finish_reason: Option<String>,
         #[serde(default)]
         grounding_metadata: Option<serde_json::Value>,
+        #[serde(default)]
+        citation_metadata: serde_json::Value,
+        #[serde(default)]
+        url_context_metadata: serde_json::Value,
     }
     #[derive(Deserialize)]
     struct Content<'a> {
@@ -221,6 +313,8 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
         parts,
         finish_reason: fields.finish_reason,
         grounding: fields.grounding_metadata,
+        citation_metadata: fields.citation_metadata,
+        url_context_metadata: fields.url_context_metadata,
     })
 }
 

@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 
 use super::error;
 use super::reply::{
-    blocked, read_candidate, read_part, read_usage, Added, Feedback, Part, Parts, FINISH_REASONS,
+    blocked, read_candidate, read_part, read_usage, Added, Beyond, Feedback, Part, Parts,
+    FINISH_REASONS,
 };
 use crate::provider::Provider;
 use crate::record::{Role, StoredMessage};
@@ -74,8 +75,8 @@ struct Stream {
     finish: Option<String>,
     /// Lines outside `data:`, gathered until they make an error object.
     loose: String,
-    /// The candidate's grounding, as the last chunk that carried one gave it.
-    grounding: Option<serde_json::Value>,
+    /// What the candidate carries beside its content, as the chunks gave it.
+    beyond: Beyond,
 }
 
 /// A chunk, read in one pass: the parts of its first candidate, each with its exact text.
@@ -103,6 +104,10 @@ struct Candidate<'a> {
     finish_reason: Option<String>,
     #[serde(default)]
     grounding_metadata: Option<serde_json::Value>,
+    #[serde(default)]
+    citation_metadata: serde_json::Value,
+    #[serde(default)]
+    url_context_metadata: serde_json::Value,
 }
 
 #[derive(Deserialize)]
@@ -232,10 +237,13 @@ impl Stream {
                 if candidate.finish_reason.is_some() {
                     self.finish.clone_from(&candidate.finish_reason);
                 }
-                // The last grounding stands, as a whole reply carries one.
-                if candidate.grounding_metadata.is_some() {
-                    self.grounding.clone_from(&candidate.grounding_metadata);
-                }
+                // The last grounding stands, as a whole reply carries one; citations and URLs
+                // add up.
+                self.beyond.add(
+                    candidate.grounding_metadata.clone(),
+                    &candidate.citation_metadata,
+                    &candidate.url_context_metadata,
+                );
             }
             // A usage-only chunk; or a blocked prompt, which gets no candidate at all.
             None => {
@@ -320,13 +328,13 @@ impl Events for Stream {
                 }
             })
             .collect();
-        let (sources, suggestions) = super::reply::grounding(self.grounding.as_ref());
+        let (sources, metadata) = self.beyond.read();
         let mut blocks = self.parts.blocks.clone();
         blocks.extend(sources);
         Ok(
             Reply::new(Provider::Gemini, blocks, self.counts.usage(), stop, native)
                 .not_keeping(self.parts.not_kept.clone())
-                .suggesting(suggestions),
+                .with_metadata(metadata),
         )
     }
 

@@ -4,6 +4,7 @@
 //! JSON value in place (`at.rs`), so that an error says where in the body it is.
 
 mod at;
+pub mod metadata;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
@@ -13,6 +14,7 @@ use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 use crate::stop::StopReason;
 
 pub(crate) use self::at::{object_input, At};
+pub use self::metadata::Metadata;
 pub(crate) use crate::errors::reply::ReplyError;
 
 /// A provider's reply, read: the stored message of the assistant's turn, why the model
@@ -39,8 +41,9 @@ pub(crate) use crate::errors::reply::ReplyError;
 ///   id is in [`incomplete_calls`](Reply::incomplete_calls), so a runtime does not run it.
 ///
 /// It serializes as the example program's `--outcome` prints it:
-/// `{"stop":"tool_use","message":{...}}`. Two replies are equal when their messages, stop
-/// reasons, incomplete calls and providers are: the provider's own content, kept for the
+/// `{"stop":"tool_use","message":{...}}`, then `"metadata":{...}` when the reply carried any
+/// ([`Reply::metadata`]). Two replies are equal when their messages, stop reasons, incomplete
+/// calls, content not kept, metadata and providers are: the provider's own content, kept for the
 /// round in flight, differs in its bytes between a whole body and the stream of the same
 /// response, and is not compared.
 ///
@@ -66,7 +69,7 @@ pub struct Reply {
     provider: Provider,
     incomplete: Vec<String>,
     not_kept: Vec<String>,
-    search_suggestions: Option<String>,
+    metadata: Metadata,
     native: Native,
 }
 
@@ -80,7 +83,7 @@ impl PartialEq for Reply {
             && self.stop == other.stop
             && self.incomplete == other.incomplete
             && self.not_kept == other.not_kept
-            && self.search_suggestions == other.search_suggestions
+            && self.metadata == other.metadata
             && self.provider == other.provider
     }
 }
@@ -159,7 +162,7 @@ impl Reply {
             provider,
             incomplete,
             not_kept: Vec::new(),
-            search_suggestions: None,
+            metadata: Metadata::default(),
             native: Native(native),
         }
     }
@@ -171,10 +174,47 @@ impl Reply {
         self
     }
 
-    /// The reply, with the search suggestions its grounding gave.
-    pub(crate) fn suggesting(mut self, suggestions: Option<String>) -> Self {
-        self.search_suggestions = suggestions;
+    /// The reply, with what it carried beyond its message.
+    pub(crate) fn with_metadata(mut self, metadata: Metadata) -> Self {
+        self.metadata = metadata;
         self
+    }
+
+    /// What the reply carried beyond its message, listed ([`Metadata`]): the container the
+    /// provider's code ran in, the stop's details, the model hops, a guardrail's trace, the
+    /// URLs the model read or failed to read, the search suggestions. Not part of the stored
+    /// message; empty when the reply carried none of it.
+    ///
+    /// ```
+    /// use transcript_replay::bedrock;
+    ///
+    /// let reply = bedrock::read_reply(r#"{"output": {"message": {"role": "assistant",
+    ///     "content": [{"text": "Sorry."}]}}, "stopReason": "guardrail_intervened",
+    ///   "trace": {"guardrail": {"actionReason": "Guardrail blocked."}}}"#)?;
+    /// assert_eq!(reply.metadata().guardrail_trace.as_deref(), Some(r#"{"actionReason":"Guardrail blocked."}"#));
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
+    /// The container the provider ran the reply's code in (Anthropic's `container`: its id,
+    /// and when it expires), which a later request names to reuse it and the files in it
+    /// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool#retrieve-generated-files>).
+    /// The same as `metadata().container`.
+    ///
+    /// ```
+    /// use transcript_replay::anthropic;
+    ///
+    /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [{"type": "text", "text": "Done."}],
+    ///   "stop_reason": "end_turn", "container": {"id": "container_011", "expires_at": "2026-12-06T13:00:00Z"}}"#)?;
+    /// let container = reply.container().expect("a container");
+    /// assert_eq!(container.id, "container_011");
+    /// assert_eq!(container.expires_at.as_deref(), Some("2026-12-06T13:00:00Z"));
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn container(&self) -> Option<&metadata::Container> {
+        self.metadata.container.as_ref()
     }
 
     /// The search suggestions a grounded reply carries, as the provider rendered them
@@ -194,7 +234,7 @@ impl Reply {
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
     pub fn search_suggestions(&self) -> Option<&str> {
-        self.search_suggestions.as_deref()
+        self.metadata.search_suggestions.as_deref()
     }
 
     /// The calls the caller must answer, in the reply's order: every `tool_use` block the
@@ -250,10 +290,10 @@ impl Reply {
     ///
     /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
     ///     {"type": "text", "text": "Done."},
-    ///     {"type": "container_upload", "file_id": "file_1"}
+    ///     {"type": "mystery_block", "file_id": "file_1"}
     ///   ], "stop_reason": "end_turn"}"#)?;
-    /// assert_eq!(reply.not_kept(), ["container_upload"]);
-    /// assert_eq!(reply.message.blocks[1], Block::text("[Not kept: Anthropic container_upload content]"));
+    /// assert_eq!(reply.not_kept(), ["mystery_block"]);
+    /// assert_eq!(reply.message.blocks[1], Block::text("[Not kept: Anthropic mystery_block content]"));
     /// assert_eq!(reply.native().count(), 2);
     /// # Ok::<(), transcript_replay::ReplyError>(())
     /// ```
@@ -345,9 +385,14 @@ impl Reply {
 
 impl Serialize for Reply {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut outcome = serializer.serialize_struct("Reply", 2)?;
+        let mut outcome = serializer.serialize_struct("Reply", 3)?;
         outcome.serialize_field("stop", &self.stop)?;
         outcome.serialize_field("message", &self.message)?;
+        if self.metadata.is_empty() {
+            outcome.skip_field("metadata")?;
+        } else {
+            outcome.serialize_field("metadata", &self.metadata)?;
+        }
         outcome.end()
     }
 }
@@ -432,6 +477,16 @@ pub(crate) fn source_line(url: Option<&str>, title: Option<&str>) -> Option<Stri
         (Some(url), None) => Some(format!("<{url}>")),
         (None, _) => None,
     }
+}
+
+/// A file the provider made (in its container, by code it ran), as a provider-executed
+/// tool's output names it on a line of its own: `file: {name} <{file_id}>`, so a later turn
+/// and the runtime can fetch it by its id. A file that came without a name (Anthropic's
+/// `bash_code_execution_output` carries only its `file_id`) is named by its id:
+/// `file: {file_id} <{file_id}>`.
+pub(crate) fn file_line(name: Option<&str>, file_id: &str) -> String {
+    let name = name.filter(|name| !name.is_empty()).unwrap_or(file_id);
+    format!("file: {name} <{file_id}>")
 }
 
 /// Code a provider ran, as docs/design.md#provider-executed-tools writes its output: its stdout, then `stderr: ...` when
