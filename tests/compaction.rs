@@ -159,3 +159,75 @@ fn a_compaction_with_neither_summary_nor_payload_is_an_error() {
         "{error}"
     );
 }
+
+/// (provider, a reply that compacted, the compaction block it stores).
+#[test]
+fn a_provider_s_compaction_is_read_whole_and_streamed_alike() {
+    let anthropic = r#"{"role":"assistant","content":[{"type":"compaction","content":"a.rs is empty.","encrypted_content":"sig"},{"type":"text","text":"Next."}],"stop_reason":"compaction","usage":{"input_tokens":10,"output_tokens":2,"iterations":[{"type":"compaction","input_tokens":150000,"output_tokens":900},{"type":"message","input_tokens":10,"output_tokens":2}]}}"#;
+    let reply = Provider::Anthropic.read_reply(anthropic).unwrap();
+    assert_eq!(
+        reply.message.blocks,
+        [
+            Block::Compaction {
+                summary: Some("a.rs is empty.".into()),
+                provider: Some("anthropic".into()),
+                data: Some("sig".into()),
+            },
+            Block::text("Next."),
+        ]
+    );
+    // The turn goes on after the pause.
+    assert_eq!(reply.stop, transcript_replay::StopReason::Paused);
+    // What the turn cost: every sampling step.
+    let usage = reply.message.usage.clone().unwrap();
+    assert_eq!((usage.input_tokens, usage.output_tokens), (150_010, 902));
+
+    let events = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":10,\"output_tokens\":0}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"compaction\",\"content\":null}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"compaction_delta\",\"content\":\"a.rs is \",\"encrypted_content\":null}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"compaction_delta\",\"content\":\"empty.\",\"encrypted_content\":\"sig\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"Next.\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"compaction\"},\"usage\":{\"output_tokens\":2}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+    let mut reader = Provider::Anthropic.stream();
+    reader.feed(events.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    assert_eq!(streamed.message.blocks, reply.message.blocks);
+    assert_eq!(streamed.stop, reply.stop);
+    let native: Vec<&str> = streamed.native().collect();
+    let native = native.join(",");
+    assert!(
+        native.contains(
+            r#"{"type":"compaction","content":"a.rs is empty.","encrypted_content":"sig"}"#
+        ),
+        "{native}"
+    );
+
+    let responses = r#"{"status":"completed","output":[{"type":"compaction","id":"cmp_1","encrypted_content":"gAAA","created_by":"openai"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Next."}]}]}"#;
+    let reply = Provider::OpenAiResponses.read_reply(responses).unwrap();
+    assert_eq!(
+        reply.message.blocks[0],
+        Block::Compaction {
+            summary: None,
+            provider: Some("openai-responses".into()),
+            data: Some(
+                r#"{"type":"compaction","id":"cmp_1","encrypted_content":"gAAA","created_by":"openai"}"#
+                    .into()
+            ),
+        }
+    );
+    // Sent back with the fields the request takes.
+    let record = [StoredMessage::user("Go."), reply.message];
+    let live = [StoredMessage::user("And then?")];
+    let turn = Turn::new(&record).live(&live).without_preamble();
+    let body = serde_json::to_string(&Provider::OpenAiResponses.body(&turn).unwrap()).unwrap();
+    assert!(
+        body.contains(r#"{"type":"compaction","id":"cmp_1","encrypted_content":"gAAA"}"#),
+        "{body}"
+    );
+}

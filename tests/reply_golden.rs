@@ -336,9 +336,9 @@ fn content_the_crate_does_not_read_is_the_not_kept_marker_where_it_stood_and_is_
         ),
         (
             Provider::OpenAiResponses,
-            r#"{"status": "completed", "output": [{"type": "tool_search_call", "id": "ts_1", "status": "completed"}]}"#,
-            &[Block::text("[Not kept: OpenAI tool_search_call content]")],
-            &["tool_search_call"],
+            r#"{"status": "completed", "output": [{"type": "hologram_search_call", "id": "ts_1", "status": "completed"}]}"#,
+            &[Block::text("[Not kept: OpenAI hologram_search_call content]")],
+            &["hologram_search_call"],
         ),
         (
             Provider::Bedrock,

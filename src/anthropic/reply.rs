@@ -11,12 +11,15 @@ use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `stop_reason`, normalized.
-pub(super) const STOP_REASONS: [(&str, StopReason); 7] = [
+pub(super) const STOP_REASONS: [(&str, StopReason); 8] = [
     ("end_turn", StopReason::EndTurn),
     ("max_tokens", StopReason::MaxTokens),
     ("stop_sequence", StopReason::StopSequence),
     ("tool_use", StopReason::ToolUse),
     ("pause_turn", StopReason::Paused),
+    // The request asked to pause after compacting: the turn goes on
+    // (<https://platform.claude.com/docs/en/build-with-claude/compaction>).
+    ("compaction", StopReason::Paused),
     ("refusal", StopReason::Refusal),
     (
         "model_context_window_exceeded",
@@ -111,6 +114,24 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native)
         .not_keeping(not_kept)
         .with_metadata(metadata))
+}
+
+/// A `compaction` block (`content`, the summary; `encrypted_content`, opaque) as the record's
+/// block, when it carries either (spec `BetaResponseCompactionBlock`: "When content is None,
+/// it indicates the compaction failed"; an empty `content` is none).
+pub(super) fn compaction(value: &serde_json::Value) -> Option<Block> {
+    let text = |key: &str| {
+        reply::field(value, &[key])
+            .as_str()
+            .filter(|text| !text.is_empty())
+            .map(str::to_owned)
+    };
+    let (summary, data) = (text("content"), text("encrypted_content"));
+    (summary.is_some() || data.is_some()).then(|| Block::Compaction {
+        summary,
+        provider: Some(Provider::Anthropic.id().to_owned()),
+        data,
+    })
 }
 
 /// The reply's `container` (`id`, `expires_at`), when it names one
@@ -242,6 +263,13 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block
             reading.hops.push(model_hop(&value));
             Ok(Vec::new())
         }
+        // The summary that replaces the conversation before it (beta `compact-2026-01-12`):
+        // kept, and sent back natively to Anthropic; a failed one (`content` null, nothing
+        // else) is a no-op, and no block.
+        "compaction" => {
+            let value: serde_json::Value = at.read()?;
+            Ok(compaction(&value).into_iter().collect())
+        }
         // A file put in the container: named by its id, so a later turn can use it.
         "container_upload" => {
             let value: serde_json::Value = at.read()?;
@@ -358,8 +386,14 @@ fn made_files(result: &serde_json::Value) -> Vec<String> {
 }
 
 /// `usage`, field for field; a count sent as `null` is no count.
+///
+/// A reply that compacted carries `iterations`, one usage per sampling step (the summarizing
+/// step, then the answer), and its top-level counts are the last step's only: the counts are
+/// then summed over the iterations, what the turn cost
+/// (<https://platform.claude.com/docs/en/build-with-claude/compaction>; spec
+/// `BetaCompactionIterationUsage`).
 pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
-    #[derive(Deserialize)]
+    #[derive(Deserialize, Default)]
     struct Usage {
         #[serde(default)]
         input_tokens: Option<u64>,
@@ -369,12 +403,33 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
         cache_creation_input_tokens: Option<u64>,
         #[serde(default)]
         cache_read_input_tokens: Option<u64>,
+        #[serde(default)]
+        iterations: Option<Vec<Usage>>,
     }
     let usage: Usage = at.read()?;
-    Ok(Counts {
+    let counts = |usage: &Usage| Counts {
         input: usage.input_tokens,
         output: usage.output_tokens,
         cache_creation: usage.cache_creation_input_tokens,
         cache_read: usage.cache_read_input_tokens,
-    })
+    };
+    match usage.iterations.as_deref() {
+        Some(steps @ [_, ..]) => {
+            let sum = |count: fn(&Usage) -> Option<u64>| {
+                steps
+                    .iter()
+                    .filter_map(count)
+                    .fold(None, |sum: Option<u64>, n| {
+                        Some(sum.unwrap_or(0).saturating_add(n))
+                    })
+            };
+            Ok(Counts {
+                input: sum(|step| step.input_tokens),
+                output: sum(|step| step.output_tokens),
+                cache_creation: sum(|step| step.cache_creation_input_tokens),
+                cache_read: sum(|step| step.cache_read_input_tokens),
+            })
+        }
+        Some([]) | None => Ok(counts(&usage)),
+    }
 }

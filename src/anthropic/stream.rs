@@ -79,6 +79,9 @@ enum Kind {
     ServerToolUse(Box<RawValue>),
     /// A server tool's result, as its start event carried it.
     ServerResult(Box<RawValue>),
+    /// A `compaction` block: its summary comes in `compaction_delta`s, and it goes back as
+    /// the record's block says.
+    Compaction,
     /// A block that is no content of the message but goes back natively as it came: a
     /// `fallback` (the model hop, metadata) or a `container_upload` (its file's line).
     Kept(Box<RawValue>),
@@ -204,6 +207,20 @@ impl Stream {
                 );
                 Kind::ServerResult(block.to_owned())
             }
+            // The summary that replaces the conversation before it, as the whole reply's
+            // reader keeps it; its deltas complete it.
+            "compaction" => {
+                let value: serde_json::Value =
+                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                let empty = || Block::Compaction {
+                    summary: None,
+                    provider: Some(Provider::Anthropic.id().to_owned()),
+                    data: None,
+                };
+                let block = super::reply::compaction(&value).unwrap_or_else(empty);
+                self.blocks.whole(index, block);
+                Kind::Compaction
+            }
             // The request answered by another model: metadata, no block.
             "fallback" => {
                 let value: serde_json::Value =
@@ -256,6 +273,10 @@ impl Stream {
             signature: Option<String>,
             #[serde(default)]
             citation: Option<serde_json::Value>,
+            #[serde(default)]
+            content: Option<String>,
+            #[serde(default)]
+            encrypted_content: Option<String>,
         }
         let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
@@ -282,6 +303,19 @@ impl Stream {
             "signature_delta" => {
                 if let Some(Kind::Thinking { signature }) = self.kind(index) {
                     signature.push_str(piece.signature.as_deref().unwrap_or_default());
+                }
+            }
+            // The compaction's summary, in parts, and its opaque payload
+            // (spec `BetaCompactionContentBlockDelta`).
+            "compaction_delta" => {
+                if let Some(Block::Compaction { summary, data, .. }) = self.blocks.whole_mut(index)
+                {
+                    if let Some(text) = piece.content.filter(|text| !text.is_empty()) {
+                        summary.get_or_insert_with(String::new).push_str(&text);
+                    }
+                    if let Some(payload) = piece.encrypted_content.filter(|text| !text.is_empty()) {
+                        *data = Some(payload);
+                    }
                 }
             }
             // A source of the text: its block follows the text's, at the text's stop.
@@ -369,6 +403,14 @@ impl Stream {
                     native_input(&input),
                 ),
                 (Kind::ToolUse, _) => continue,
+                (Kind::Compaction, Some(Block::Compaction { summary, data, .. })) => {
+                    let data = data.map_or_else(String::new, |data| {
+                        format!(r#","encrypted_content":{}"#, string(&data))
+                    });
+                    let summary = summary.map_or_else(|| "null".to_owned(), |text| string(&text));
+                    format!(r#"{{"type":"compaction","content":{summary}{data}}}"#)
+                }
+                (Kind::Compaction, _) => continue,
                 (Kind::Other { start, .. }, _) => start.get().to_owned(),
                 (Kind::ServerResult(raw), _) => raw.get().to_owned(),
                 (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
@@ -515,6 +557,7 @@ impl Events for Stream {
                 | Kind::ToolUse
                 | Kind::ServerToolUse(_)
                 | Kind::ServerResult(_)
+                | Kind::Compaction
                 | Kind::Kept(_) => None,
             })
             .collect();

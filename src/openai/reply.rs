@@ -177,13 +177,28 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
             audio.data.as_deref().unwrap_or_default(),
         ));
     }
-    // What the record has no block for: the marker, where the message has it.
-    if message
-        .function_call
-        .is_some_and(|value| value.get() != "null")
-    {
-        not_kept.push("function_call".to_owned());
-        blocks.push(Block::text(marker::not_kept(provider, "function_call")));
+    // The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
+    // `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
+    // "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
+    // that is no such object is the marker, where the message has it.
+    if let Some(call) = message.function_call.filter(|value| value.get() != "null") {
+        #[derive(Deserialize)]
+        struct FunctionCall {
+            name: String,
+            #[serde(default)]
+            arguments: Option<String>,
+        }
+        match serde_json::from_str::<FunctionCall>(call.get()) {
+            Ok(call) => blocks.push(Block::tool_use(
+                crate::reply::made_id(0, usize::MAX / 2),
+                call.name,
+                ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
+            )),
+            Err(_) => {
+                not_kept.push("function_call".to_owned());
+                blocks.push(Block::text(marker::not_kept(provider, "function_call")));
+            }
+        }
     }
     if let Some(refusal) = message.refusal {
         refused = true;

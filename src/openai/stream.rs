@@ -77,7 +77,8 @@ const CONTENT: usize = usize::MAX - 1;
 const REFUSAL: usize = usize::MAX - 2;
 /// The key of the transcript of generated audio.
 const AUDIO: usize = usize::MAX - 3;
-/// The key of the marker of the deprecated `function_call`, as `read_reply` writes it.
+/// The key of the deprecated `function_call`: the call, or its marker, as `read_reply` writes
+/// it.
 const FUNCTION_CALL: usize = usize::MAX - 4;
 /// The key of reasoning in the content: `<think>` tags, or Magistral's `thinking` chunks.
 const THINK: usize = usize::MAX - 5;
@@ -545,7 +546,7 @@ struct ChoiceDelta {
     #[serde(default)]
     audio: Option<AudioDelta>,
     #[serde(default)]
-    function_call: Option<serde::de::IgnoredAny>,
+    function_call: Option<Value>,
     #[serde(default)]
     annotations: Option<Vec<Value>>,
     #[serde(default)]
@@ -598,12 +599,28 @@ impl Stream {
         for detail in delta.reasoning_details.into_iter().flatten() {
             self.reasoning_detail(detail);
         }
-        // What the record has no block for: the marker `read_reply` writes, once.
-        // `null` is `None`: no value.
-        if delta.function_call.is_some() && self.blocks.block_of(FUNCTION_CALL).is_none() {
-            let marker = crate::marker::not_kept(self.provider.0, "function_call");
-            self.blocks.text(FUNCTION_CALL, &marker, deltas);
-            self.not_kept.push("function_call".to_owned());
+        // The deprecated single call, as `read_reply` reads it: its name begins it, its
+        // arguments come in parts; one that is no object is the marker, once. `null` is
+        // `None`: no value.
+        if let Some(call) = delta.function_call {
+            let begun = self.blocks.block_of(FUNCTION_CALL).is_some();
+            match (call.as_object(), begun) {
+                (Some(_), _) => {
+                    if let (Some(name), false) = (reply::field(&call, &["name"]).as_str(), begun) {
+                        let id = crate::reply::made_id(0, usize::MAX / 2);
+                        self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
+                    }
+                    if let Some(arguments) = reply::field(&call, &["arguments"]).as_str() {
+                        self.blocks.input(FUNCTION_CALL, arguments, deltas);
+                    }
+                }
+                (None, false) => {
+                    let marker = crate::marker::not_kept(self.provider.0, "function_call");
+                    self.blocks.text(FUNCTION_CALL, &marker, deltas);
+                    self.not_kept.push("function_call".to_owned());
+                }
+                (None, true) => {}
+            }
         }
         if let Some(text) = delta.refusal.as_deref() {
             self.refused = true;

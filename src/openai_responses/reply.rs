@@ -193,7 +193,32 @@ pub(super) struct Items {
     refused: bool,
     free_form: Vec<String>,
     not_kept: Vec<String>,
+    /// The provider-executed calls so far, by id, for an output that names none.
+    provider_calls: Vec<String>,
 }
+
+/// The kinds of item the reader reads; any other is marked as not kept, whatever its members.
+const READ: [&str; 19] = [
+    "message",
+    "reasoning",
+    "function_call",
+    "custom_tool_call",
+    "computer_call",
+    "shell_call",
+    "local_shell_call",
+    "apply_patch_call",
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "image_generation_call",
+    "tool_search_call",
+    "tool_search_output",
+    "program",
+    "program_output",
+    "compaction",
+];
 
 /// One output item, with the members any kind of item the crate reads may carry.
 #[derive(Deserialize)]
@@ -208,10 +233,11 @@ struct Item<'a> {
     call_id: Option<String>,
     #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
-    arguments: Option<String>,
-    #[serde(default)]
-    input: Option<String>,
+    // Any JSON: a function call's is a string, a tool search's an object.
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    input: Option<&'a RawValue>,
     #[serde(default)]
     result: Option<String>,
     #[serde(default)]
@@ -251,6 +277,18 @@ fn missing(at: &At<'_>, kind: &str, field: &str) -> ReplyError {
 impl Items {
     /// Reads one output item into its blocks.
     pub(super) fn read(&mut self, at: &At<'_>) -> Result<(), ReplyError> {
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        // An item of a kind the reader does not read is never refused for its members.
+        let kind: Kind<'_> = at.read()?;
+        if !READ.contains(&kind.kind.as_ref()) {
+            self.not_keeping(&kind.kind);
+            self.native.push(at.raw().to_owned());
+            return Ok(());
+        }
         let item: Item<'_> = at.read()?;
         match item.kind.as_str() {
             "message" => self.message(at, &item)?,
@@ -266,7 +304,7 @@ impl Items {
                     .ok_or_else(|| missing(at, &item.kind, "name"))?;
                 let arguments = item
                     .arguments
-                    .clone()
+                    .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
                     .ok_or_else(|| missing(at, &item.kind, "arguments"))?;
                 self.blocks
                     .push(Block::tool_use(call_id, name, ToolInput::from(arguments)));
@@ -282,7 +320,7 @@ impl Items {
                     .ok_or_else(|| missing(at, &item.kind, "name"))?;
                 let input = item
                     .input
-                    .clone()
+                    .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
                     .ok_or_else(|| missing(at, &item.kind, "input"))?;
                 self.free_form.push(call_id.clone());
                 self.blocks.push(Block::tool_use(call_id, name, input));
@@ -296,6 +334,18 @@ impl Items {
             | "mcp_call"
             | "mcp_list_tools" => self.server_call(at, &item.kind)?,
             "image_generation_call" => self.image_generation(at, &item)?,
+            "tool_search_call" | "tool_search_output" | "program" | "program_output" => {
+                self.provider_item(at, &item.kind)?;
+            }
+            // The compaction that replaces the conversation before it, as it came (only
+            // OpenAI reads it): kept, and sent back natively to Responses
+            // (<https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window>;
+            // spec `CompactionBody`).
+            "compaction" => self.blocks.push(Block::Compaction {
+                summary: None,
+                provider: Some(Provider::OpenAiResponses.id().to_owned()),
+                data: Some(crate::wire::CompactJson(at.raw().get()).to_string()),
+            }),
             kind => self.not_keeping(kind),
         }
         self.native.push(at.raw().to_owned());
@@ -396,6 +446,74 @@ impl Items {
             output,
             is_error,
         });
+        Ok(())
+    }
+
+    /// An item OpenAI runs itself and answers in an item of its own: a tool search
+    /// (`tool_search_call`, its `arguments` any JSON value, then `tool_search_output` listing
+    /// the tools found; spec `ToolSearchCall`, `ToolSearchOutput`) and a program
+    /// (`program` with its `code`, then `program_output` with its `result`; spec `Program`,
+    /// `ProgramOutput`). The call is a provider-executed call, the output its result, linked
+    /// by `call_id` (a tool search's may be null: then by the item before).
+    fn provider_item(&mut self, at: &At<'_>, kind: &str) -> Result<(), ReplyError> {
+        #[derive(Deserialize)]
+        struct Arguments<'a> {
+            #[serde(borrow, default)]
+            arguments: Option<&'a RawValue>,
+        }
+        let value: serde_json::Value = at.read()?;
+        let arguments: Arguments<'_> = at.read()?;
+        let text = |key: &str| reply::field(&value, &[key]).as_str().map(str::to_owned);
+        let name = match kind {
+            "program" | "program_output" => "program",
+            _ => "tool_search",
+        };
+        match kind {
+            "tool_search_call" | "program" => {
+                let id = text("call_id").or_else(|| text("id")).unwrap_or_default();
+                // The arguments as they came, without the white space between their tokens.
+                let input = match (kind, arguments.arguments) {
+                    ("program", _) => {
+                        serde_json::json!({ "code": text("code").unwrap_or_default() }).to_string()
+                    }
+                    (_, Some(raw)) => crate::wire::CompactJson(raw.get()).to_string(),
+                    (_, None) => "{}".to_owned(),
+                };
+                self.provider_calls.push(id.clone());
+                self.blocks.push(Block::provider_tool_use(
+                    id,
+                    name,
+                    ToolInput::json_unchecked(input),
+                ));
+            }
+            _ => {
+                let id = text("call_id")
+                    .or_else(|| self.provider_calls.last().cloned())
+                    .unwrap_or_default();
+                let output = match kind {
+                    "program_output" => text("result").unwrap_or_default(),
+                    _ => reply::field(&value, &["tools"])
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|tool| {
+                            reply::field(tool, &["name"])
+                                .as_str()
+                                .or_else(|| reply::field(tool, &["type"]).as_str())
+                                .map(str::to_owned)
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                };
+                let failed = matches!(text("status").as_deref(), Some("failed" | "incomplete"));
+                self.blocks.push(Block::ToolResult {
+                    tool_use_id: id,
+                    tool_name: name.to_owned(),
+                    output,
+                    is_error: failed,
+                });
+            }
+        }
         Ok(())
     }
 

@@ -82,8 +82,10 @@ impl Events for Stream {
             content_index: Option<usize>,
             #[serde(default)]
             summary_index: Option<usize>,
-            #[serde(default)]
-            delta: Option<String>,
+            // Text for the events the reader reads; any JSON for one it does not (a hosted
+            // shell's output content is an object), never a refusal.
+            #[serde(borrow, default)]
+            delta: Option<&'a RawValue>,
             #[serde(borrow, default)]
             item: Option<&'a RawValue>,
             #[serde(borrow, default)]
@@ -115,7 +117,10 @@ impl Events for Stream {
         };
         let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
         let output_index = event.output_index.unwrap_or_default();
-        let piece = event.delta.as_deref().unwrap_or_default();
+        let piece = event
+            .delta
+            .and_then(|delta| serde_json::from_str::<String>(delta.get()).ok());
+        let piece = piece.as_deref().unwrap_or_default();
         match event.kind {
             "response.output_item.added" => {
                 if let Some(item) = event.item {

@@ -1,0 +1,54 @@
+//! A reply or stream is never refused for an item, a part or an event the reader does not
+//! know, whatever its members: each is read where the crate reads it, or marked as not kept.
+
+use transcript_replay::{Block, Provider};
+
+#[test]
+fn replies_with_items_and_events_the_reader_does_not_know_are_never_refused() {
+    let responses = r#"{"status":"completed","output":[{"type":"tool_search_call","id":"ts_1","call_id":null,"execution":"server","arguments":{"query":"weather","paths":["a"]},"status":"completed"},{"type":"tool_search_output","id":"tso_1","call_id":null,"execution":"server","tools":[{"type":"function","name":"get_weather"}],"status":"completed"},{"type":"hologram_call","content":"not a list","arguments":{"x":1}},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}"#;
+    let reply = Provider::OpenAiResponses.read_reply(responses).unwrap();
+    let stored = serde_json::to_string(&reply.message).unwrap();
+    assert!(stored.contains(r#""name":"tool_search","input":{"query":"weather","paths":["a"]},"provider_executed":true"#), "{stored}");
+    assert!(
+        stored.contains(r#""tool_use_id":"ts_1","tool_name":"tool_search","output":"get_weather""#),
+        "{stored}"
+    );
+    assert!(stored.contains("hologram_call"), "{stored}");
+
+    let events = concat!(
+        "event: response.shell_call_output_content.delta\ndata: {\"type\":\"response.shell_call_output_content.delta\",\"output_index\":0,\"delta\":{\"stdout\":\"hi\"}}\n\n",
+        "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"Done.\"}]}]}}\n\n",
+    );
+    let mut reader = Provider::OpenAiResponses.stream();
+    reader.feed(events.as_bytes()).unwrap();
+    assert_eq!(
+        reader.finish().unwrap().message.blocks,
+        [Block::text("Done.")]
+    );
+}
+
+#[test]
+fn chat_s_deprecated_function_call_is_a_call_whole_and_streamed() {
+    let whole = r#"{"choices":[{"index":0,"finish_reason":"function_call","message":{"role":"assistant","content":null,"function_call":{"name":"ls","arguments":"{\"path\":\".\"}"}}}]}"#;
+    let reply = Provider::OpenAi.read_reply(whole).unwrap();
+    assert_eq!(
+        reply.message.blocks,
+        [Block::tool_use(
+            "made_0_9223372036854775807",
+            "ls",
+            r#"{"path":"."}"#
+        )]
+    );
+    let events = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"function_call\":{\"name\":\"ls\",\"arguments\":\"\"}}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"arguments\":\"{\\\"path\\\":\"}}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"arguments\":\"\\\".\\\"}\"}}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"function_call\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let mut reader = Provider::OpenAi.stream();
+    reader.feed(events.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    assert_eq!(streamed.message.blocks, reply.message.blocks);
+    assert_eq!(streamed.stop, reply.stop);
+}
