@@ -179,7 +179,7 @@ fn a_provider_s_compaction_is_read_whole_and_streamed_alike() {
     // The turn goes on after the pause.
     assert_eq!(reply.stop, transcript_replay::StopReason::Paused);
     // What the turn cost: every sampling step.
-    let usage = reply.message.usage.clone().unwrap();
+    let usage = reply.message.usage.unwrap();
     assert_eq!((usage.input_tokens, usage.output_tokens), (150_010, 902));
 
     let events = concat!(
