@@ -191,7 +191,7 @@ pub use crate::rounds::{ToolImage, ToolOutput};
 pub use crate::rules::ImageLimits;
 pub use crate::tools::{Tool, ToolChoice};
 // The reply.
-pub use crate::reply::{metadata, Call, Metadata, Reply, MADE_ID_PREFIX};
+pub use crate::reply::{metadata, Call, Metadata, Reply, SafetyCheck, MADE_ID_PREFIX};
 pub use crate::stop::StopReason;
 pub use crate::stream::{Delta, StreamReader};
 // The failures a runtime meets on every turn; the rest are in `errors`.

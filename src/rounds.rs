@@ -65,7 +65,8 @@ use crate::wire::{Image, Piece, Text};
 /// ```
 ///
 /// It reads from, and writes as, `{"id", "output", "is_error", "images": [{"media_type",
-/// "data"}]}`, `is_error` and `images` optional; any other key is an error. The example
+/// "data"}], "files": [...], "approve", "reason", "acknowledged": [ids]}`, all but `id`
+/// optional; any other key is an error. The example
 /// program's `--round REPLY OUTPUTS` reads OUTPUTS as a JSON array of these.
 ///
 /// ```
@@ -79,7 +80,8 @@ use crate::wire::{Image, Piece, Text};
 pub struct ToolOutput {
     /// The id of the call this answers, as the reply gave it.
     pub id: String,
-    /// What the tool returned, as text.
+    /// What the tool returned, as text (none for an approval, whose words are its own).
+    #[serde(default)]
     pub output: String,
     /// Whether the tool failed.
     #[serde(default)]
@@ -91,6 +93,17 @@ pub struct ToolOutput {
     /// when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<ToolFile>,
+    /// For a call that asks for an approval ([`Call::asks_approval`](crate::Call)): whether
+    /// the runtime approves it. Not written when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approve: Option<bool>,
+    /// Why an approval was given or denied, sent with it. Not written when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The ids of the safety checks the call waited on that the runtime acknowledges
+    /// ([`Call::pending_safety_checks`](crate::Call)). Not written when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acknowledged: Vec<String>,
 }
 
 /// An image a tool returned: its media type and its bytes in base64.
@@ -121,6 +134,71 @@ impl ToolOutput {
             is_error: false,
             images: Vec::new(),
             files: Vec::new(),
+            approve: None,
+            reason: None,
+            acknowledged: Vec::new(),
+        }
+    }
+
+    /// The answer to a call that asks for an approval: approved. Stored as the result
+    /// `Approved`, and sent as the provider's approval (OpenAI's `mcp_approval_response`).
+    ///
+    /// ```
+    /// let approved = transcript_replay::ToolOutput::approve("mcpr_1");
+    /// assert_eq!((approved.approve, approved.result().as_ref()), (Some(true), "Approved"));
+    /// ```
+    pub fn approve(id: impl Into<String>) -> Self {
+        ToolOutput {
+            approve: Some(true),
+            ..ToolOutput::ok(id, "")
+        }
+    }
+
+    /// The answer to a call that asks for an approval: denied, and why. Stored as the result
+    /// `Denied: {reason}`.
+    ///
+    /// ```
+    /// let denied = transcript_replay::ToolOutput::deny("mcpr_1", "not this repository");
+    /// assert_eq!((denied.approve, denied.result().as_ref()), (Some(false), "Denied: not this repository"));
+    /// ```
+    pub fn deny(id: impl Into<String>, reason: impl Into<String>) -> Self {
+        ToolOutput {
+            approve: Some(false),
+            reason: Some(reason.into()),
+            ..ToolOutput::ok(id, "")
+        }
+    }
+
+    /// The output, acknowledging the safety checks of these ids that its call waited on.
+    ///
+    /// ```
+    /// let output = transcript_replay::ToolOutput::ok("call_1", "clicked").acknowledging(["cu_sc_1"]);
+    /// assert_eq!(output.acknowledged, ["cu_sc_1"]);
+    /// ```
+    #[must_use]
+    pub fn acknowledging<I: IntoIterator<Item = S>, S: Into<String>>(mut self, ids: I) -> Self {
+        self.acknowledged.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// The result as the stored turn keeps it: the output's text, or for an approval
+    /// `Approved` / `Denied: {reason}` (`Denied` without one).
+    ///
+    /// ```
+    /// use transcript_replay::ToolOutput;
+    ///
+    /// assert_eq!(ToolOutput::ok("c", "a.rs").result(), "a.rs");
+    /// let denied = ToolOutput { reason: None, ..ToolOutput::deny("mcpr_1", "") };
+    /// assert_eq!(denied.result(), "Denied");
+    /// ```
+    pub fn result(&self) -> std::borrow::Cow<'_, str> {
+        match (self.approve, self.reason.as_deref()) {
+            (None, _) => std::borrow::Cow::Borrowed(&self.output),
+            (Some(true), _) => std::borrow::Cow::Borrowed("Approved"),
+            (Some(false), Some(reason)) if !reason.is_empty() => {
+                std::borrow::Cow::Owned(format!("Denied: {reason}"))
+            }
+            (Some(false), _) => std::borrow::Cow::Borrowed("Denied"),
         }
     }
 
@@ -206,6 +284,8 @@ pub(crate) struct Answered<'a> {
     pub(crate) output: &'a ToolOutput,
     /// Whether the id is one the provider gave (not one the crate made).
     pub(crate) real_id: bool,
+    /// The safety checks the call waited on, each acknowledged by the output.
+    pub(crate) checks: &'a [crate::reply::SafetyCheck],
 }
 
 /// Whether an id is one the crate made for a call that came without one.
@@ -237,12 +317,8 @@ pub(crate) fn answered<'a>(
         }));
     }
     // The calls owed an output: a call the provider ran itself owes none.
-    let calls: Vec<(&str, &str)> = round
-        .reply
-        .calls()
-        .into_iter()
-        .map(|call| (call.id, call.name))
-        .collect();
+    let asked = round.reply.calls();
+    let calls: Vec<(&str, &str)> = asked.iter().map(|call| (call.id, call.name)).collect();
     // A paused turn (Anthropic's `pause_turn`) is a round that owes no output: it goes back
     // as it came, for the model to go on.
     if calls.is_empty() && round.reply.stop != crate::stop::StopReason::Paused {
@@ -280,11 +356,34 @@ pub(crate) fn answered<'a>(
                         id: id.to_owned(),
                     })
                 })?;
+            let call = asked.iter().find(|call| call.id == id);
+            if call.is_some_and(|call| call.asks_approval) && output.approve.is_none() {
+                return Err(BodyError::new(Kind::ApprovalNotGiven {
+                    round: index,
+                    id: id.to_owned(),
+                }));
+            }
+            // Every check the call waited on, acknowledged; the provider refuses the round
+            // otherwise.
+            let pending = call.map_or(&[][..], |call| call.pending_safety_checks);
+            let unacknowledged: Vec<String> = pending
+                .iter()
+                .filter(|check| !output.acknowledged.contains(&check.id))
+                .map(|check| check.id.clone())
+                .collect();
+            if !unacknowledged.is_empty() {
+                return Err(BodyError::new(Kind::SafetyChecksNotAcknowledged {
+                    round: index,
+                    id: id.to_owned(),
+                    checks: unacknowledged,
+                }));
+            }
             Ok(Answered {
                 id,
                 name,
                 output,
                 real_id: !is_made(id),
+                checks: pending,
             })
         })
         .collect()
@@ -337,7 +436,7 @@ pub(crate) fn stored(
                         blocks.push(Block::ToolResult {
                             tool_use_id: stored_id,
                             tool_name: name.clone(),
-                            output: answer.output.output.clone(),
+                            output: answer.output.result().into_owned(),
                             is_error: answer.output.is_error,
                         });
                         blocks.extend(answer.output.images.iter().map(|image| {
@@ -438,6 +537,10 @@ pub(crate) struct Answer<'a> {
     pub(crate) images: Vec<Image<'a>>,
     /// The output's files sent natively, in order, after its images.
     pub(crate) files: Vec<File<'a>>,
+    /// For a call that asks for an approval: whether it is approved, and why.
+    pub(crate) approval: Option<(bool, Option<&'a str>)>,
+    /// The safety checks the call waited on, which the output acknowledges.
+    pub(crate) checks: &'a [crate::reply::SafetyCheck],
 }
 
 impl Answer<'_> {

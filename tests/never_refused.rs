@@ -52,3 +52,35 @@ fn chat_s_deprecated_function_call_is_a_call_whole_and_streamed() {
     assert_eq!(streamed.message.blocks, reply.message.blocks);
     assert_eq!(streamed.stop, reply.stop);
 }
+
+#[test]
+fn gemini_s_streamed_function_call_arguments_make_the_whole_reply_s_call() {
+    let chunk = |part: &str| {
+        format!(r#"data: {{"candidates":[{{"content":{{"role":"model","parts":[{part}]}}}}]}}"#)
+            + "\n\n"
+    };
+    let events = [
+        chunk(r#"{"functionCall":{"name":"get_weather","willContinue":true},"thoughtSignature":"sig"}"#),
+        chunk(r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"Bos","willContinue":true}],"willContinue":true}}"#),
+        chunk(r#"{"functionCall":{"partialArgs":[{"jsonPath":"$.location","stringValue":"ton"},{"jsonPath":"$.days[0]","numberValue":1},{"jsonPath":"$.options.metric","boolValue":true}],"willContinue":true}}"#),
+        chunk(r#"{"functionCall":{}}"#),
+        r#"data: {"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"STOP"}]}"#.to_owned() + "\n\n",
+    ]
+    .concat();
+    let mut reader = Provider::Gemini.stream();
+    reader.feed(events.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    let whole = Provider::Gemini
+        .read_reply(r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"location":"Boston","days":[1],"options":{"metric":true}}},"thoughtSignature":"sig"}]},"finishReason":"STOP"}]}"#)
+        .unwrap();
+    assert_eq!(streamed.message.blocks, whole.message.blocks);
+    assert_eq!(streamed.stop, whole.stop);
+    // The round sends the call back whole, with its signature.
+    let native: Vec<&str> = streamed.native().collect();
+    assert_eq!(
+        native,
+        [
+            r#"{"functionCall":{"args":{"days":[1],"location":"Boston","options":{"metric":true}},"name":"get_weather"},"thoughtSignature":"sig"}"#
+        ]
+    );
+}

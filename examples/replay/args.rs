@@ -70,7 +70,10 @@ request body, as JSON.
   --round REPLY OUTPUTS   a round of the turn in flight, after the live turn: REPLY the
                           provider's reply body that called tools, OUTPUTS a JSON array of
                           {\"id\",\"output\",\"is_error\",\"images\"?:[{\"media_type\",\"data\"}],
-                          \"files\"?:[{\"media_type\",\"data\",\"name\"?}]};
+                          \"files\"?:[{\"media_type\",\"data\",\"name\"?}],
+                          \"approve\"?:true|false,\"reason\"?,\"acknowledged\"?:[ids]}:
+                          \"approve\" answers an approval request (\"output\" then optional),
+                          \"acknowledged\" a call's pending safety checks;
                           repeat it for each round, in order
   --store-turn FINAL      print the one stored message the rounds and FINAL (the reply
                           that ends the turn) become, instead of a body; --model is not
@@ -90,7 +93,9 @@ request body, as JSON.
                           as they arrived), fed to its stream reader in chunks, and print
                           what --reply prints for the equivalent body
   --chunk N               the chunk size for --stream, in bytes (default 4096)
-  --outcome               with --reply or --stream, print {\"stop\":REASON,\"message\":...}
+  --outcome               with --reply or --stream, print {\"stop\":REASON,\"message\":...},
+                          then \"metadata\":{...} when the reply carried any (container,
+                          stop details, model hops, guardrail trace, URLs, search suggestions)
   --error PROVIDER STATUS read FILE as the provider's error response with that HTTP status
                           and print what kind of error it is
   --header NAME:VALUE     with --error, a header of the response (repeatable): retry-after,

@@ -489,6 +489,11 @@ fn answer<'a>(
         text: Text::from_pieces(pieces),
         images: natives,
         files: native_files_here,
+        approval: answered
+            .output
+            .approve
+            .map(|approve| (approve, answered.output.reason.as_deref())),
+        checks: answered.checks,
     })
 }
 

@@ -80,6 +80,12 @@ impl BodyError {
             Kind::OutputTwice { round, id } => {
                 Of::ToolLinkage(ToolLinkage::OutputTwice { round: *round, id })
             }
+            Kind::ApprovalNotGiven { round, id } => {
+                Of::ToolLinkage(ToolLinkage::ApprovalNotGiven { round: *round, id })
+            }
+            Kind::SafetyChecksNotAcknowledged { round, id, .. } => {
+                Of::ToolLinkage(ToolLinkage::SafetyChecksNotAcknowledged { round: *round, id })
+            }
             Kind::RoundWithoutCalls(round) => {
                 Of::ToolLinkage(ToolLinkage::RoundWithoutCalls { round: *round })
             }
@@ -220,6 +226,16 @@ pub(crate) enum Kind {
     OutputTwice {
         round: usize,
         id: String,
+    },
+    ApprovalNotGiven {
+        round: usize,
+        id: String,
+    },
+    SafetyChecksNotAcknowledged {
+        round: usize,
+        id: String,
+        /// The ids of the checks not acknowledged.
+        checks: Vec<String>,
     },
     /// Rounds without declared tools, for a provider that requires them.
     RoundsWithoutTools(Provider),
@@ -387,6 +403,15 @@ impl fmt::Display for Kind {
             Kind::OutputTwice { round, id } => {
                 write!(f, "round {round}: the output for `{id}` is given twice")
             }
+            Kind::ApprovalNotGiven { round, id } => write!(
+                f,
+                "round {round}: the call `{id}` asks for an approval: answer it with `approve` true or false"
+            ),
+            Kind::SafetyChecksNotAcknowledged { round, id, checks } => write!(
+                f,
+                "round {round}: the output for `{id}` does not acknowledge the safety checks {}",
+                checks.join(", ")
+            ),
             Kind::RoundsWithoutTools(provider) => rounds_without_tools(f, *provider),
             // The budget.
             Kind::BudgetTooSmall {

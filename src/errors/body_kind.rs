@@ -125,6 +125,21 @@ pub enum ToolLinkage<'a> {
         /// The call's id.
         id: &'a str,
     },
+    /// A call that asks for an approval is answered without one (`approve` true or false).
+    ApprovalNotGiven {
+        /// The round.
+        round: usize,
+        /// The call's id.
+        id: &'a str,
+    },
+    /// A call's output does not acknowledge every safety check its call waited on: the
+    /// provider refuses to go on ("Computer tool has unacknowledged safety check").
+    SafetyChecksNotAcknowledged {
+        /// The round.
+        round: usize,
+        /// The call's id.
+        id: &'a str,
+    },
     /// A round whose reply calls no tool: it ends the turn (store it with `store_turn`).
     RoundWithoutCalls {
         /// The round.

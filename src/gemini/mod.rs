@@ -80,6 +80,7 @@
 
 mod error;
 mod params;
+mod partial;
 mod reply;
 mod request;
 mod round;

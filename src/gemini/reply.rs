@@ -11,6 +11,8 @@ use crate::reply::metadata::UrlRetrieval;
 use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
+use super::partial::{Arguments, PartialArg};
+
 /// The words of `finishReason`, normalized. Gemini says `STOP` for a tool call too, which
 /// [`Reply`] reads as tool use.
 pub(super) const FINISH_REASONS: [(&str, StopReason); 8] = [
@@ -358,12 +360,17 @@ const PART_METADATA: [&str; 5] = [
 pub(super) enum Part {
     /// Text, or the model's thought.
     Text { text: String, thought: bool },
-    /// A function call, with the id the provider gave it, if any.
+    /// A function call, with the id the provider gave it, if any; `streamed` when its
+    /// arguments come in the parts after it.
     Call {
         id: Option<String>,
         name: String,
         input: ToolInput,
+        streamed: bool,
     },
+    /// More of the arguments of the call before it (a `functionCall` with no `name`, its
+    /// `partialArgs`); none for the `functionCall: {}` that ends them.
+    CallArguments(Vec<PartialArg>),
     /// An image the model made.
     Image { media_type: String, data: String },
     /// A part with no data, only metadata (a thought signature on its own).
@@ -383,9 +390,14 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
     struct Call<'a> {
         #[serde(default)]
         id: Option<String>,
-        name: String,
+        #[serde(default)]
+        name: Option<String>,
         #[serde(borrow, default)]
         args: Option<&'a RawValue>,
+        #[serde(default, rename = "partialArgs")]
+        partial_args: Option<Vec<serde_json::Value>>,
+        #[serde(default, rename = "willContinue")]
+        will_continue: Option<bool>,
     }
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -413,6 +425,13 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
         }),
         "functionCall" => {
             let call: Call<'_> = field_at.read()?;
+            let Some(name) = call.name else {
+                // The arguments of the call before it, streamed.
+                let args = call.partial_args.unwrap_or_default();
+                return Ok(Part::CallArguments(
+                    args.iter().filter_map(PartialArg::read).collect(),
+                ));
+            };
             let input = match call.args {
                 Some(args) if args.get() != "null" => {
                     reply::object_input(&field_at.child(args, "args"))?
@@ -421,8 +440,9 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
             };
             Ok(Part::Call {
                 id: call.id,
-                name: call.name,
+                name,
                 input,
+                streamed: call.will_continue == Some(true),
             })
         }
         "inlineData" => {
@@ -491,6 +511,8 @@ pub(super) struct Parts {
     sealed: bool,
     /// The id of the code run last, for the result that follows it.
     code: Option<String>,
+    /// The call whose arguments are streamed, by its block's index, and its arguments so far.
+    streamed: Option<(usize, Arguments)>,
 }
 
 /// What a part added to the blocks, for a stream's deltas: the block it went to, and what it
@@ -556,11 +578,17 @@ impl Parts {
                     | None => Added::Other,
                 }
             }
-            Part::Call { id, name, input } => {
+            Part::Call {
+                id,
+                name,
+                input,
+                streamed,
+            } => {
                 let id = id.unwrap_or_else(|| reply::made_id(0, self.calls));
                 self.calls += 1;
                 self.blocks.push(Block::tool_use(id, name, input));
                 let index = self.blocks.len() - 1;
+                self.streamed = streamed.then(|| (index, Arguments::default()));
                 match self.blocks.last() {
                     Some(Block::ToolUse {
                         id, name, input, ..
@@ -589,6 +617,17 @@ impl Parts {
             }
             Part::Empty => {
                 self.sealed = sealed;
+                Added::Other
+            }
+            // The call's input, as the arguments so far make it.
+            Part::CallArguments(args) => {
+                self.sealed = sealed;
+                if let Some((index, arguments)) = self.streamed.as_mut() {
+                    arguments.add(args);
+                    if let Some(Block::ToolUse { input, .. }) = self.blocks.get_mut(*index) {
+                        *input = ToolInput::json_unchecked(arguments.json());
+                    }
+                }
                 Added::Other
             }
             Part::Code(input) => {

@@ -11,7 +11,7 @@ use super::reply::{
     FINISH_REASONS,
 };
 use crate::provider::Provider;
-use crate::record::{Role, StoredMessage};
+use crate::record::{Block, Role, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
 use crate::stream::{Delta, Events, Failure, Frame, StreamReader};
@@ -68,6 +68,8 @@ enum Native {
 #[derive(Debug, Default)]
 struct Stream {
     parts: Parts,
+    /// Where the first part of the call whose arguments stream is kept, in `native`.
+    streamed: Option<usize>,
     /// The model's parts as Gemini takes them back in the round in flight: adjacent text
     /// increments without a signature joined, every other part as it came.
     native: Vec<Native>,
@@ -130,6 +132,51 @@ struct TextPart<'a> {
 }
 
 impl Stream {
+    /// The kept first part of the call whose arguments stream, with its arguments as the
+    /// parts so far make them, and no `willContinue`.
+    fn rewrite_streamed(&mut self) {
+        let Some(at) = self.streamed else {
+            return;
+        };
+        let input = self
+            .parts
+            .blocks
+            .iter()
+            .rev()
+            .find_map(|block| match block {
+                Block::ToolUse { input, .. } => Some(input.as_str().to_owned()),
+                Block::Text { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => None,
+            });
+        let Some(Native::Raw(raw)) = self.native.get(at) else {
+            return;
+        };
+        let Ok(mut part) = serde_json::from_str::<serde_json::Value>(raw.get()) else {
+            return;
+        };
+        let args = input
+            .and_then(|input| serde_json::from_str::<serde_json::Value>(&input).ok())
+            .unwrap_or_else(|| serde_json::json!({}));
+        if let Some(call) = part
+            .get_mut("functionCall")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            call.remove("willContinue");
+            call.insert("args".to_owned(), args);
+        }
+        if let Ok(rewritten) = RawValue::from_string(part.to_string()) {
+            if let Some(slot) = self.native.get_mut(at) {
+                *slot = Native::Raw(rewritten);
+            }
+        }
+    }
+
     /// Keeps a part for the round in flight: a text increment without a signature joins the
     /// unsigned text part before it when both are of one kind; a part with a
     /// `thoughtSignature` is kept as it came, never joined with its neighbours (Gemini
@@ -176,8 +223,26 @@ impl Stream {
             },
             None => read_part(at).map_err(|error| Failure::content(&error))?,
         };
-        self.keep(text.as_ref(), raw);
-        match self.parts.push(part) {
+        // A call whose arguments stream goes back whole: its first part with the arguments
+        // so far, and the parts that carry them not at all (a `functionCall` with no `name`
+        // is no part Gemini takes back).
+        let arguments = matches!(part, Part::CallArguments(_));
+        let streamed = matches!(part, Part::Call { streamed: true, .. });
+        if !arguments {
+            self.keep(text.as_ref(), raw);
+        }
+        if streamed {
+            self.streamed = self.native.len().checked_sub(1);
+        }
+        let added = self.parts.push(part);
+        let added = match added {
+            Added::Other if arguments => {
+                self.rewrite_streamed();
+                Added::Other
+            }
+            added => added,
+        };
+        match added {
             Added::Text(block, text) => deltas.push(Delta::Text {
                 block,
                 text: text.to_owned(),

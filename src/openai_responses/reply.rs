@@ -195,10 +195,14 @@ pub(super) struct Items {
     not_kept: Vec<String>,
     /// The provider-executed calls so far, by id, for an output that names none.
     provider_calls: Vec<String>,
+    /// The MCP approval requests, by id: calls the runtime answers with an approval.
+    approvals: Vec<String>,
+    /// Each computer call's pending safety checks, by call id.
+    safety_checks: Vec<(String, Vec<crate::reply::SafetyCheck>)>,
 }
 
 /// The kinds of item the reader reads; any other is marked as not kept, whatever its members.
-const READ: [&str; 19] = [
+const READ: [&str; 20] = [
     "message",
     "reasoning",
     "function_call",
@@ -218,6 +222,7 @@ const READ: [&str; 19] = [
     "program",
     "program_output",
     "compaction",
+    "mcp_approval_request",
 ];
 
 /// One output item, with the members any kind of item the crate reads may carry.
@@ -248,6 +253,8 @@ struct Item<'a> {
     actions: Option<&'a RawValue>,
     #[serde(borrow, default)]
     operation: Option<&'a RawValue>,
+    #[serde(default)]
+    pending_safety_checks: Option<Vec<crate::reply::SafetyCheck>>,
 }
 
 /// One text of a `reasoning` item's `summary`.
@@ -327,6 +334,27 @@ impl Items {
             }
             "computer_call" | "shell_call" | "local_shell_call" | "apply_patch_call" => {
                 self.client_call(at, &item)?;
+            }
+            // An MCP tool OpenAI runs once the runtime approves it: a call the runtime
+            // answers with an approval, written as `mcp_approval_response`
+            // (<https://platform.openai.com/docs/guides/tools-connectors-mcp#approvals>; spec
+            // `MCPApprovalRequest`). Its id is the one the response names.
+            "mcp_approval_request" => {
+                let id = reply::field(&at.read::<serde_json::Value>()?, &["id"])
+                    .as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| missing(at, &item.kind, "id"))?;
+                let name = item
+                    .name
+                    .clone()
+                    .ok_or_else(|| missing(at, &item.kind, "name"))?;
+                let arguments = item
+                    .arguments
+                    .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+                    .unwrap_or_else(|| "{}".to_owned());
+                self.approvals.push(id.clone());
+                self.blocks
+                    .push(Block::tool_use(id, name, ToolInput::from(arguments)));
             }
             "web_search_call"
             | "file_search_call"
@@ -410,6 +438,15 @@ impl Items {
             .call_id
             .clone()
             .ok_or_else(|| missing(at, &item.kind, "call_id"))?;
+        // The safety checks a computer call's action waits on, which its output must
+        // acknowledge (<https://platform.openai.com/docs/guides/tools-computer-use#acknowledge-safety-checks>).
+        if let Some(checks) = item
+            .pending_safety_checks
+            .as_ref()
+            .filter(|checks| !checks.is_empty())
+        {
+            self.safety_checks.push((call_id.clone(), checks.clone()));
+        }
         let (name, payload) = match item.kind.as_str() {
             "computer_call" => ("computer", item.action.or(item.actions)),
             "shell_call" => ("shell", item.action),
@@ -583,6 +620,7 @@ impl Items {
         )
         .free_form(&self.free_form)
         .not_keeping(self.not_kept)
+        .asking(self.approvals, self.safety_checks)
     }
 }
 

@@ -52,6 +52,8 @@ pub(super) enum OutputKind {
     LocalShell,
     /// `apply_patch_call_output`, `failed` for an error, else `completed`.
     ApplyPatch,
+    /// `mcp_approval_response`, the runtime's approval of an MCP tool call.
+    Approval,
 }
 
 /// The kind of output the call of this id asks for, from the type of the reply's item that
@@ -63,11 +65,17 @@ fn output_kind(items: &[Box<RawValue>], call_id: &str) -> OutputKind {
         kind: std::borrow::Cow<'a, str>,
         #[serde(borrow, default)]
         call_id: Option<std::borrow::Cow<'a, str>>,
+        #[serde(borrow, default)]
+        id: Option<std::borrow::Cow<'a, str>>,
     }
+    // An approval request is answered by its own id; every other call by its `call_id`.
     let kind = items.iter().find_map(|raw| {
         serde_json::from_str::<Item<'_>>(raw.get())
             .ok()
-            .filter(|item| item.call_id.as_deref() == Some(call_id))
+            .filter(|item| match item.kind.as_ref() {
+                "mcp_approval_request" => item.id.as_deref() == Some(call_id),
+                _ => item.call_id.as_deref() == Some(call_id),
+            })
             .map(|item| item.kind.into_owned())
     });
     match kind.as_deref() {
@@ -76,6 +84,7 @@ fn output_kind(items: &[Box<RawValue>], call_id: &str) -> OutputKind {
         Some("shell_call") => OutputKind::Shell,
         Some("local_shell_call") => OutputKind::LocalShell,
         Some("apply_patch_call") => OutputKind::ApplyPatch,
+        Some("mcp_approval_request") => OutputKind::Approval,
         Some(_) | None => OutputKind::Function,
     }
 }
@@ -94,7 +103,10 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                 OutputKind::Shell => Some(TextOnlyOutput::Shell),
                 OutputKind::LocalShell => Some(TextOnlyOutput::LocalShell),
                 OutputKind::ApplyPatch => Some(TextOnlyOutput::ApplyPatch),
-                OutputKind::Function | OutputKind::Custom | OutputKind::Computer => None,
+                OutputKind::Function
+                | OutputKind::Custom
+                | OutputKind::Computer
+                | OutputKind::Approval => None,
             };
             if let Some(item) = item {
                 // An output item of text only: what it cannot carry is the marker in its text.
@@ -125,7 +137,8 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                 | OutputKind::Custom
                 | OutputKind::Shell
                 | OutputKind::LocalShell
-                | OutputKind::ApplyPatch => Vec::new(),
+                | OutputKind::ApplyPatch
+                | OutputKind::Approval => Vec::new(),
             };
             elements.push(Element::Output {
                 round,
@@ -210,7 +223,23 @@ impl Serialize for Element<'_> {
                     OutputKind::Computer => {
                         map.serialize_entry("type", "computer_call_output")?;
                         map.serialize_entry("call_id", answer.id)?;
+                        // The checks the call waited on, each acknowledged (the round is an
+                        // error otherwise), as the call gave them.
+                        if !answer.checks.is_empty() {
+                            map.serialize_entry("acknowledged_safety_checks", answer.checks)?;
+                        }
                         map.serialize_entry("output", &Screenshot(answer.images.first()))?;
+                    }
+                    // `{"type": "mcp_approval_response", "approval_request_id", "approve",
+                    // "reason"}` (spec `MCPApprovalResponse`).
+                    OutputKind::Approval => {
+                        let (approve, reason) = answer.approval.unwrap_or((false, None));
+                        map.serialize_entry("type", "mcp_approval_response")?;
+                        map.serialize_entry("approval_request_id", answer.id)?;
+                        map.serialize_entry("approve", &approve)?;
+                        if let Some(reason) = reason.filter(|reason| !reason.is_empty()) {
+                            map.serialize_entry("reason", reason)?;
+                        }
                     }
                     OutputKind::Shell => {
                         map.serialize_entry("type", "shell_call_output")?;

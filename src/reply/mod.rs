@@ -70,7 +70,17 @@ pub struct Reply {
     incomplete: Vec<String>,
     not_kept: Vec<String>,
     metadata: Metadata,
+    asks: Asks,
     native: Native,
+}
+
+/// What a reply's calls ask of the runtime beyond an output, by call id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Asks {
+    /// The calls that ask for an approval.
+    approvals: Vec<String>,
+    /// The safety checks each call's action waits on.
+    safety_checks: Vec<(String, Vec<SafetyCheck>)>,
 }
 
 /// The provider's own content items of a reply, each as its exact JSON text.
@@ -84,6 +94,7 @@ impl PartialEq for Reply {
             && self.incomplete == other.incomplete
             && self.not_kept == other.not_kept
             && self.metadata == other.metadata
+            && self.asks == other.asks
             && self.provider == other.provider
     }
 }
@@ -163,8 +174,23 @@ impl Reply {
             incomplete,
             not_kept: Vec::new(),
             metadata: Metadata::default(),
+            asks: Asks::default(),
             native: Native(native),
         }
+    }
+
+    /// The reply, with the calls of these ids asking for an approval, and these calls'
+    /// pending safety checks.
+    pub(crate) fn asking(
+        mut self,
+        approvals: Vec<String>,
+        safety_checks: Vec<(String, Vec<SafetyCheck>)>,
+    ) -> Self {
+        self.asks = Asks {
+            approvals,
+            safety_checks,
+        };
+        self
     }
 
     /// The reply, with the kinds of its content the crate does not read, each of which stands
@@ -264,7 +290,18 @@ impl Reply {
                     name,
                     input,
                     provider_executed: false,
-                } => Some(Call { id, name, input }),
+                } => Some(Call {
+                    id,
+                    name,
+                    input,
+                    asks_approval: self.asks.approvals.contains(id),
+                    pending_safety_checks: self
+                        .asks
+                        .safety_checks
+                        .iter()
+                        .find(|(call, _)| call == id)
+                        .map_or(&[][..], |(_, checks)| checks),
+                }),
                 Block::ToolUse { .. }
                 | Block::Text { .. }
                 | Block::ToolResult { .. }
@@ -539,6 +576,44 @@ pub struct Call<'a> {
     pub name: &'a str,
     /// The call's input: JSON text, or a custom tool's free-form text.
     pub input: &'a crate::record::ToolInput,
+    /// Whether the call asks for an approval rather than a result (an MCP tool that OpenAI
+    /// would run once the runtime approves it): answer it with
+    /// [`ToolOutput::approve`](crate::ToolOutput::approve) or
+    /// [`ToolOutput::deny`](crate::ToolOutput::deny).
+    pub asks_approval: bool,
+    /// The safety checks the call's action waits on (a computer call's
+    /// `pending_safety_checks`), which its output must acknowledge
+    /// ([`ToolOutput::acknowledging`](crate::ToolOutput::acknowledging)) for the turn to go on.
+    pub pending_safety_checks: &'a [SafetyCheck],
+}
+
+/// A safety check a call's action waits on: the provider's id, code and message for it. A
+/// runtime shows it to a person, and acknowledges it in the call's output
+/// ([`ToolOutput::acknowledging`](crate::ToolOutput::acknowledging)) to go on
+/// (<https://platform.openai.com/docs/guides/tools-computer-use#acknowledge-safety-checks>).
+///
+/// ```
+/// use transcript_replay::openai_responses;
+///
+/// let reply = openai_responses::read_reply(r#"{"status": "completed", "output": [{"type": "computer_call",
+///   "id": "cu_1", "call_id": "call_1", "action": {"type": "click", "x": 1, "y": 2},
+///   "pending_safety_checks": [{"id": "cu_sc_1", "code": "malicious_instructions", "message": "Careful."}],
+///   "status": "completed"}]}"#)?;
+/// let check = &reply.calls()[0].pending_safety_checks[0];
+/// assert_eq!((check.id.as_str(), check.code.as_deref()), ("cu_sc_1", Some("malicious_instructions")));
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SafetyCheck {
+    /// The check's id, which the acknowledgement names.
+    pub id: String,
+    /// The kind of check, as the provider names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// What the check found, for a person to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// The value at a path of keys, `null` where there is none.
