@@ -4,7 +4,7 @@
 
 use transcript_replay::{Provider, Reply};
 
-/// Reads a stream of Anthropic's server-sent events.
+/// Reads a stream of server-sent events.
 fn streamed(provider: Provider, events: &str) -> Reply {
     let mut reader = provider.stream();
     reader.feed(events.as_bytes()).unwrap();
@@ -88,4 +88,28 @@ fn gemini_image_safety_is_a_content_filter() {
         .read_reply(r#"{"candidates":[{"content":{"parts":[]},"finishReason":"IMAGE_SAFETY"}]}"#)
         .unwrap();
     assert_eq!(reply.stop, transcript_replay::StopReason::ContentFilter);
+}
+
+#[test]
+fn a_file_the_provider_s_code_made_is_named_by_its_id_whole_and_streamed() {
+    let item = r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Here is the chart.","annotations":[{"type":"container_file_citation","container_id":"cntr_1","file_id":"cfile_1","filename":"chart.png","start_index":0,"end_index":5}]}]}"#;
+    let whole = Provider::OpenAiResponses
+        .read_reply(&format!(r#"{{"status":"completed","output":[{item}]}}"#))
+        .unwrap();
+    assert_eq!(
+        whole.message.blocks,
+        [
+            transcript_replay::Block::text("Here is the chart."),
+            transcript_replay::Block::text("file: chart.png <cfile_1>"),
+        ]
+    );
+    let events = [
+        format!(r#"data: {{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Here is the chart."}}"#),
+        format!(r#"data: {{"type":"response.output_item.done","output_index":0,"item":{item}}}"#),
+        format!(r#"data: {{"type":"response.completed","response":{{"status":"completed","output":[{item}]}}}}"#),
+    ]
+    .join("\n\n")
+        + "\n\n";
+    let streamed = streamed(Provider::OpenAiResponses, &events);
+    assert_eq!(streamed.message.blocks, whole.message.blocks);
 }

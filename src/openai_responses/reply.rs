@@ -391,12 +391,34 @@ impl Items {
                 // URL and title, a file citation's file name).
                 ("output_text", Some(text), _) => {
                     self.blocks.push(Block::text(text));
+                    // A file the code interpreter made, cited: named by its id, one line a
+                    // file, so a later turn and the runtime can fetch it (spec
+                    // `ContainerFileCitationBody`); every other annotation a source.
+                    let annotations = content.annotations.unwrap_or_default();
+                    let (made, cited): (Vec<_>, Vec<_>) =
+                        annotations.into_iter().partition(|annotation| {
+                            reply::field(annotation, &["type"]).as_str()
+                                == Some("container_file_citation")
+                        });
                     self.blocks.extend(reply::sources(
-                        content.annotations.as_deref().unwrap_or_default(),
+                        &cited,
                         &["url"],
                         &["title", "filename"],
                         &[],
                     ));
+                    let mut files: Vec<String> = Vec::new();
+                    for annotation in &made {
+                        if let Some(file_id) = reply::field(annotation, &["file_id"]).as_str() {
+                            let name = reply::field(annotation, &["filename"]).as_str();
+                            let line = reply::file_line(name, file_id);
+                            if !files.contains(&line) {
+                                files.push(line);
+                            }
+                        }
+                    }
+                    if !files.is_empty() {
+                        self.blocks.push(Block::text(files.join("\n")));
+                    }
                 }
                 ("refusal", _, Some(refusal)) => {
                     self.refused = true;
