@@ -104,7 +104,7 @@ fn a_file_the_provider_s_code_made_is_named_by_its_id_whole_and_streamed() {
         ]
     );
     let events = [
-        format!(r#"data: {{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Here is the chart."}}"#),
+        r#"data: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Here is the chart."}"#.to_owned(),
         format!(r#"data: {{"type":"response.output_item.done","output_index":0,"item":{item}}}"#),
         format!(r#"data: {{"type":"response.completed","response":{{"status":"completed","output":[{item}]}}}}"#),
     ]
