@@ -39,7 +39,7 @@ pub(crate) fn image_verdicts<'a>(
         .collect();
     withhold_for_request(&mut verdicts, rules.provider, limits);
     let mut verdicts: Vec<Verdict<'a>> = verdicts.into_iter().map(|(verdict, _)| verdict).collect();
-    let extra = verdicts.split_off(verdicts.len() - extra.len());
+    let extra = verdicts.split_off(verdicts.len().saturating_sub(extra.len()));
     (verdicts, extra)
 }
 
@@ -60,13 +60,17 @@ enum Binding {
 /// Each limit is taken on its own, over every prefix of the images (the record as it was when
 /// it had fewer): the newest `k` fit it when `k` is within the count limit, their data within
 /// the data limit, or, beyond the many-images threshold, each of them within its pixel limit.
-/// The `over` images that do not fit are rounded up to the limit's step ([`stepped`]), so that
-/// each limit's withheld count only grows with the record, and the request withholds the
-/// oldest of the largest count. An image's marker names the limit that withheld it first as
-/// the record grew, which no later image can change. The step is the limit's: a fifth of the
-/// count limit (20 for Anthropic's 100), of the many-images threshold (4 for Anthropic's 20),
-/// and, for the data limit, a fifth of the count limit too, so that it does not depend on the
-/// record (`limits.withholding_step` overrides all three).
+/// The withholding each limit requires moves in steps ([`in_steps`]), so that each limit's
+/// withheld count only grows with the record, and the request withholds the oldest of the
+/// largest count. An image's marker names the limit that withheld it first as the record
+/// grew, which no later image can change.
+///
+/// The step is a fifth of what the limit lets through, at least 1: of the count limit (20 for
+/// Anthropic's 100), of the many-images threshold (4 for Anthropic's 20), and, for the data
+/// limit, of the images whose data fits (`limits.withholding_step` sets all three). A step
+/// never exceeds the images that fit the limit, so a step never withholds the newest image
+/// that fits alone, and under a default step at least four fifths of the newest that fit stay
+/// native.
 fn withhold_for_request(
     verdicts: &mut [(Verdict<'_>, Option<(u32, u32)>)],
     provider: Provider,
@@ -87,41 +91,44 @@ fn withhold_for_request(
         })
         .collect();
     let total = candidates.len();
-    let step = |bound: usize| limits.withholding_step.unwrap_or(bound / 5).max(1);
+    let step = |default: usize| limits.withholding_step.unwrap_or(default);
     // For each limit, how many of the oldest it withholds with the first `j` images, j = 0..=total.
     let mut counts: Vec<(Binding, Vec<usize>)> = Vec::with_capacity(3);
-    let count_step = step(limits.images_per_request);
-    counts.push((
-        Binding::Count,
-        (0..=total)
-            .map(|j| stepped(j.saturating_sub(limits.images_per_request), count_step))
-            .collect(),
-    ));
+    let count_step = step(limits.images_per_request / 5);
+    let least: Vec<usize> = (0..=total)
+        .map(|j| j.saturating_sub(limits.images_per_request))
+        .collect();
+    counts.push((Binding::Count, in_steps(&least, |_| count_step)));
     // The data limit: the newest images whose data fits, a window that only moves forward.
-    let mut data = Vec::with_capacity(total + 1);
+    let mut least = Vec::with_capacity(total + 1);
     let (mut start, mut sum) = (0, 0usize);
-    data.push(0);
+    least.push(0);
     for (j, &(_, len, _)) in candidates.iter().enumerate() {
-        sum += len;
+        sum = sum.saturating_add(len);
         while sum > limits.base64_len_per_request && start <= j {
-            sum -= candidates.get(start).map_or(0, |&(_, len, _)| len);
+            sum = sum.saturating_sub(candidates.get(start).map_or(0, |&(_, len, _)| len));
             start += 1;
         }
-        data.push(stepped(start, count_step));
+        least.push(start);
     }
-    counts.push((Binding::Data, data));
+    let data_step = |fit: usize| limits.withholding_step.unwrap_or(fit / 5);
+    counts.push((Binding::Data, in_steps(&least, data_step)));
     if let Some((threshold, _)) = limits.max_side_pixels_beyond {
-        let pixel_step = step(threshold);
-        let mut pixels = Vec::with_capacity(total + 1);
-        let mut after_large = 0;
-        pixels.push(0);
+        let pixel_step = step(threshold / 5);
+        let mut least = Vec::with_capacity(total + 1);
+        let mut after_large = 0usize;
+        least.push(0);
         for (j, &(_, _, large)) in candidates.iter().enumerate() {
-            after_large = if large { 0 } else { after_large + 1 };
+            after_large = if large {
+                0
+            } else {
+                after_large.saturating_add(1)
+            };
             let images = j + 1;
             let fit = images.min(threshold).max(after_large);
-            pixels.push(stepped(images - fit, pixel_step));
+            least.push(images.saturating_sub(fit));
         }
-        counts.push((Binding::Pixels, pixels));
+        counts.push((Binding::Pixels, in_steps(&least, |_| pixel_step)));
     }
     let withheld = counts
         .iter()
@@ -164,6 +171,40 @@ fn withhold_for_request(
     }
 }
 
+/// For each prefix `j` of the images (the record as it grew), how many of the oldest a limit
+/// withholds, given the `least` it requires at each: it stays while what it withheld is enough,
+/// and when it must move it moves in whole steps (`step` of the images that fit, bounded to
+/// 1 ..= what fits) from where it stood ([`advance`]). It only grows with `j`, changes once per
+/// step, and never withholds the newest image that fits alone.
+fn in_steps(least: &[usize], step: impl Fn(usize) -> usize) -> Vec<usize> {
+    let mut withheld = Vec::with_capacity(least.len());
+    let mut before = 0;
+    for (j, &least) in least.iter().enumerate() {
+        let fit = j.saturating_sub(least);
+        let step = step(fit).clamp(1, fit.max(1));
+        before = advance(before, least, step);
+        withheld.push(before);
+    }
+    withheld
+}
+
+/// How many a limit withholds once its withholding must move: `before` were withheld, the
+/// limit requires `least`. It stays while `before` is enough; the first items over a limit
+/// go alone (a conversation just crossing a limit loses as little as it can), and after that
+/// in whole steps from where it stood. With a fixed step it is [`stepped`]`(least, step)`;
+/// it withholds fewer than `least + step` always.
+fn advance(before: usize, least: usize, step: usize) -> usize {
+    let step = step.max(1);
+    match before {
+        before if before >= least => before,
+        0 => stepped(least, step),
+        before => {
+            let steps = (least - before).div_ceil(step);
+            before.saturating_add(steps.saturating_mul(step))
+        }
+    }
+}
+
 /// How many are withheld when `over` do not fit, in steps of `step`: none when all fit; the
 /// first alone (a conversation just crossing a limit loses as little as it can); then whole
 /// steps, `1 + step * ceil((over - 1) / step)`. It only grows with `over`, and changes once
@@ -172,7 +213,10 @@ fn withhold_for_request(
 pub(crate) fn stepped(over: usize, step: usize) -> usize {
     match over {
         0 => 0,
-        over => 1 + (over - 1).div_ceil(step.max(1)) * step.max(1),
+        over => (over - 1)
+            .div_ceil(step.max(1))
+            .saturating_mul(step.max(1))
+            .saturating_add(1),
     }
 }
 

@@ -256,7 +256,9 @@ pub(crate) enum TurnRole {
 /// the withheld set only grows as a record grows and changes once per step. Each limit is
 /// taken on its own over the record as it grew, and the request withholds the most any of
 /// them does, so a withheld image stays withheld, and its marker names the limit that
-/// withheld it first, whichever limits come to bind later. In
+/// withheld it first, whichever limits come to bind later. A step never reaches past what a
+/// limit lets through: the newest image that fits every limit alone is never withheld, and
+/// with the default steps at least four fifths of the newest that fit a limit stay. In
 /// `conformance/tests/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
 /// three, steps of 20 read 0.859 of the history from a simulated cache, and withholding one
 /// image at a time 0.322.
@@ -284,10 +286,12 @@ pub struct ImageLimits {
     /// How many images are withheld at a time when a request limit binds, so that the set of
     /// withheld images changes once per step of new images rather than with every one (each
     /// change rewrites the request from the oldest image on, and a prompt cache keeps only
-    /// the part before it). `None` is a fifth of the count that binds, at least 1: 20 under
-    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, and under a data
-    /// limit a fifth of the count limit too (a step that depended on the images that fit would
-    /// change with the record). `Some(1)` withholds only what the limits require.
+    /// the part before it). `None` is a fifth of what the binding limit lets through, at
+    /// least 1: 20 under a limit of 100 images, 4 under Anthropic's rule beyond 20 images,
+    /// and under a data limit a fifth of the images whose data fits, taken when the
+    /// withholding moves, so that it never changes what was withheld before. A step is never
+    /// more than what fits: the newest that fit alone stay native. `Some(1)` withholds only
+    /// what the limits require.
     pub withholding_step: Option<usize>,
 }
 
