@@ -3,6 +3,7 @@
 
 use crate::marker::Reason;
 use crate::provider::Provider;
+use crate::wire::WireRole;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
 /// (`render.rs`) and the body assembly (`body/`).
@@ -132,6 +133,12 @@ pub(crate) struct FileRules {
     pub(crate) per_request: Option<usize>,
     /// The most base64 text the files of one request may add up to: the newest are kept.
     pub(crate) bytes_per_request: Option<usize>,
+    /// Whether the request's data limit
+    /// ([`ImageLimits::base64_len_per_request`]) is the whole request's, so that the files'
+    /// data counts against it with the images': one budget for both, the newest kept
+    /// (Anthropic's and Gemini's request size). Otherwise the images and the files each have
+    /// their own.
+    pub(crate) data_with_images: bool,
     /// The most PDF pages one request may carry (counted from each PDF's page objects; a PDF
     /// whose pages cannot be counted counts one a 2,000 bytes): the newest are kept.
     pub(crate) pages_per_request: Option<usize>,
@@ -226,6 +233,18 @@ pub(crate) enum TurnRole {
     Assistant,
 }
 
+impl TurnRole {
+    /// The turn a wire message of this role renders as, before the rules move it (a hoisted
+    /// or labelled system message).
+    pub(crate) fn of(role: WireRole) -> Self {
+        match role {
+            WireRole::System => TurnRole::System,
+            WireRole::User => TurnRole::User,
+            WireRole::Assistant => TurnRole::Assistant,
+        }
+    }
+}
+
 /// How many images, and how large, a provider takes in one request.
 ///
 /// Each provider module has its documented defaults as a constant (`openai::LIMITS`,
@@ -247,6 +266,13 @@ pub(crate) enum TurnRole {
 /// Anthropic counts the base64 text, and for the others the check then holds however the
 /// server counts. Checked by `conformance/tests/render_images.rs` and
 /// `conformance/tests/image_withholding.rs`.
+///
+/// Where the provider's data limit is the whole request's (Anthropic's 32 MB request size,
+/// Gemini's 100 MB of inline data), [`base64_len_per_request`](ImageLimits::base64_len_per_request)
+/// is one budget for the request's images and files together, newest first, whatever their
+/// kind: `... Gemini takes at most 100 MB of image and file data a request, and the newest
+/// are kept]` once the record has both. The counts and PDF pages stay each kind's own.
+/// Checked by `tests/request_limits.rs` and `conformance/tests/request_limits.rs`.
 ///
 /// # Withholding in steps
 ///
@@ -276,7 +302,8 @@ pub struct ImageLimits {
     pub base64_len_per_image: usize,
     /// How many images one request may carry.
     pub images_per_request: usize,
-    /// How much base64 text all the images of one request may add up to.
+    /// How much base64 text all the images of one request may add up to; with its files,
+    /// where the provider's limit is the whole request's (Anthropic, Gemini).
     pub base64_len_per_request: usize,
     /// The most pixels an image may have on either side, when there is a limit.
     pub max_side_pixels: Option<u32>,
@@ -288,10 +315,10 @@ pub struct ImageLimits {
     /// change rewrites the request from the oldest image on, and a prompt cache keeps only
     /// the part before it). `None` is a fifth of what the binding limit lets through, at
     /// least 1: 20 under a limit of 100 images, 4 under Anthropic's rule beyond 20 images,
-    /// and under a data limit a fifth of the images whose data fits, taken when the
-    /// withholding moves, so that it never changes what was withheld before. A step is never
-    /// more than what fits: the newest that fit alone stay native. `Some(1)` withholds only
-    /// what the limits require.
+    /// and under a data limit a fifth of the images (and files) whose data fits, taken when
+    /// the withholding moves, so that it never changes what was withheld before. A step is
+    /// never more than what fits: the newest that fit alone stay native. `Some(1)` withholds
+    /// only what the limits require.
     pub withholding_step: Option<usize>,
 }
 

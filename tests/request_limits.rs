@@ -1,11 +1,12 @@
-//! A request's limits, as the specification: the native images are the newest that satisfy
-//! every per-request limit at once (count, data, pixels), withheld in steps that never reach
-//! the newest that fit.
+//! A request's limits, as the specification: the native images and files are the newest that
+//! satisfy every per-request limit at once (count, data, pages), withheld in steps that never
+//! reach the newest that fit; where a provider's limit is the whole request's (Anthropic's
+//! 32 MB, Gemini's 100 MB of inline data), its images and files are one budget, newest first.
 //!
-//! Each case is a record of one image a user message, oldest first; each image's data ends in
-//! its own number, so the body shows which went natively.
+//! Each case is a record of one image or file a user message, oldest first; each item's data
+//! ends in its own number, so the body shows which went natively.
 
-use transcript_replay::{Block, ImageLimits, Provider, Role, StoredMessage, Turn};
+use transcript_replay::{Block, ImageLimits, Provider, Role, StoredMessage, ToolOutput, Turn};
 
 /// Standard base64 with padding.
 fn base64(bytes: &[u8]) -> String {
@@ -45,10 +46,16 @@ fn png(len: usize, tag: usize) -> String {
     data(&bytes, len, tag)
 }
 
-/// One item of a record: an image, of so many characters of base64.
+/// A PDF of one page.
+fn pdf(len: usize, tag: usize) -> String {
+    data(b"%PDF-1.7\n<</Type /Page>>\n", len, tag)
+}
+
+/// One item of a record: an image or a PDF, of so many characters of base64.
 #[derive(Clone, Copy, Debug)]
 enum Item {
     Image(usize),
+    Pdf(usize),
 }
 
 fn record(items: &[Item]) -> Vec<StoredMessage> {
@@ -58,6 +65,9 @@ fn record(items: &[Item]) -> Vec<StoredMessage> {
         .map(|(tag, item)| {
             let block = match *item {
                 Item::Image(len) => Block::image("image/png", png(len, tag)),
+                Item::Pdf(len) => {
+                    Block::named_file(format!("f{tag}.pdf"), "application/pdf", pdf(len, tag))
+                }
             };
             StoredMessage::new(Role::User, vec![block])
         })
@@ -163,4 +173,111 @@ fn the_newest_image_stays_native_whenever_it_fits_the_data_limit_alone() {
         let body = body(Provider::Anthropic, &record(&items), Some(limits));
         assert_eq!(natives(&body, items.len()), kept, "{items:?}");
     }
+}
+
+#[test]
+fn images_and_files_share_a_whole_request_limit_newest_first() {
+    // (provider, the items oldest first, which stay native, the marker of the others)
+    let cases: [(Provider, Vec<Item>, Vec<usize>, &str); 6] = [
+        // Gemini: 50 MB of PDF, then 60 MB of images, is 110 MB of inline data over 100 MB.
+        (
+            Provider::Gemini,
+            [vec![Item::Pdf(50 * MB)], many(3, Item::Image(20 * MB))].concat(),
+            vec![1, 2, 3],
+            "[File f0.pdf (application/pdf) not shown: Gemini takes at most 100 MB of image and file data a request, and the newest are kept]",
+        ),
+        // The PDF newest: the oldest image goes.
+        (
+            Provider::Gemini,
+            [many(3, Item::Image(20 * MB)), vec![Item::Pdf(50 * MB)]].concat(),
+            vec![1, 2, 3],
+            "[Image (image/png) not shown: Gemini takes at most 100 MB of image and file data a request, and the newest are kept]",
+        ),
+        // Anthropic: 25 MB of PDF, then 20 MB of images, is 45 MB over 32 MB.
+        (
+            Provider::Anthropic,
+            [vec![Item::Pdf(25 * MB)], many(4, Item::Image(5 * MB))].concat(),
+            vec![1, 2, 3, 4],
+            "[File f0.pdf (application/pdf) not shown: Anthropic takes at most 32 MB of image and file data a request, and the newest are kept]",
+        ),
+        (
+            Provider::Anthropic,
+            [many(4, Item::Image(5 * MB)), vec![Item::Pdf(25 * MB)]].concat(),
+            vec![3, 4],
+            "[Image (image/png) not shown: Anthropic takes at most 32 MB of image and file data a request, and the newest are kept]",
+        ),
+        // OpenAI states the images' limit and the files' apart: 45 MB of images and 45 MB of
+        // files all go.
+        (
+            Provider::OpenAi,
+            [many(3, Item::Pdf(15 * MB)), many(3, Item::Image(15 * MB))].concat(),
+            vec![0, 1, 2, 3, 4, 5],
+            "",
+        ),
+        // Within the limit together: nothing is withheld.
+        (
+            Provider::Gemini,
+            [vec![Item::Pdf(40 * MB)], many(3, Item::Image(20 * MB))].concat(),
+            vec![0, 1, 2, 3],
+            "",
+        ),
+    ];
+    for (provider, items, kept, marker) in cases {
+        let body = body(provider, &record(&items), None);
+        assert_eq!(natives(&body, items.len()), kept, "{provider}: {items:?}");
+        assert!(
+            body.contains(marker),
+            "{provider}: {items:?} has no {marker}"
+        );
+    }
+}
+
+#[test]
+fn a_single_kind_over_a_shared_limit_keeps_its_own_marker() {
+    // Files alone, over Anthropic's 32 MB: the files' marker, as before files and images
+    // shared it.
+    let items = many(3, Item::Pdf(15 * MB));
+    let body = body(Provider::Anthropic, &record(&items), None);
+    assert_eq!(natives(&body, 3), [1, 2]);
+    assert!(body.contains(
+        "[File f0.pdf (application/pdf) not shown: Anthropic takes at most 32 MB of file data a request, and the newest files are kept]"
+    ));
+    let items = many(3, Item::Image(15 * MB));
+    let body = self::body(
+        Provider::Gemini,
+        &record(&items),
+        Some(ImageLimits {
+            base64_len_per_request: 40 * MB,
+            ..transcript_replay::gemini::LIMITS
+        }),
+    );
+    assert_eq!(natives(&body, 3), [1, 2]);
+    assert!(body.contains(
+        "[Image (image/png) not shown: Gemini takes at most 40 MB of image data a request, and the newest images are kept]"
+    ));
+}
+
+#[test]
+fn a_tools_file_shares_the_request_limit_with_the_historys_images() {
+    // Anthropic: 4 images of 5 MB in the history, and a tool's PDF of 25 MB, the newest.
+    let history = record(&many(4, Item::Image(5 * MB)));
+    let reply = Provider::Anthropic
+        .read_reply(r#"{"content":[{"type":"tool_use","id":"toolu_1","name":"report","input":{}}],"stop_reason":"tool_use"}"#)
+        .unwrap();
+    let outputs = [ToolOutput::ok("toolu_1", "Made it.").with_named_file(
+        "new.pdf",
+        "application/pdf",
+        pdf(25 * MB, 99),
+    )];
+    let tools = [transcript_replay::Tool::new("report", "", r#"{"type":"object"}"#).unwrap()];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .tools(&tools)
+        .round(&reply, &outputs);
+    let body = serde_json::to_string(&Provider::Anthropic.body(&turn).unwrap()).unwrap();
+    assert!(
+        body.contains("00000099\""),
+        "the tool's file, the newest, is native"
+    );
+    assert_eq!(natives(&body, 4), [3]);
 }
