@@ -148,6 +148,16 @@ pub enum Reason {
         /// How much base64 text the images of one request may add up to.
         limit: usize,
     },
+    /// `{provider} takes at most {limit} of image and file data a request, and the newest are
+    /// kept`: where the provider's limit is the whole request's (Anthropic's and Gemini's
+    /// request size), its images and files are one budget, and the record had both when this
+    /// one was withheld.
+    MediaTooLarge {
+        /// The provider.
+        provider: Provider,
+        /// How much base64 text the images and files of one request may add up to.
+        limit: usize,
+    },
     /// `{provider} takes at most {images} images a request when any is over
     /// {pixels}x{pixels} pixels, and the newest are kept`: a newer image is larger than the
     /// provider allows once a request carries more than `images` images.
@@ -296,6 +306,12 @@ impl fmt::Display for Described<'_> {
                 Megabytes(limit),
                 self.kind.one(),
                 self.kind.many()
+            ),
+            Reason::MediaTooLarge { provider, limit } => write!(
+                f,
+                "{provider} takes at most {} of image and file data a request, and the newest \
+                 are kept",
+                Megabytes(limit)
             ),
             Reason::ManyImages {
                 provider,

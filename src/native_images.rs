@@ -1,153 +1,324 @@
-//! The choice of native images: which images of a request go natively, and why each other one
-//! is withheld. Each image is judged on its own against the provider's formats and per-image
-//! limits, then the request's limits keep the newest that fit, withheld in steps.
+//! The choice of native media: which images and files of a request go natively, and why each
+//! other one is withheld. Each image and file is judged on its own against the provider's
+//! formats and per-item limits, then the request's limits keep the newest that fit, withheld
+//! in steps: one budget for images and files together where the provider's limit is the whole
+//! request's.
 
+use crate::file::File;
 use crate::marker::Reason;
 use crate::provider::Provider;
-use crate::rules::{ImageLimits, Rules};
+use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::signature;
 use crate::wire::{Image, Part, WireMessage};
 
 /// An image as the provider will take it, or why it cannot.
 pub(crate) type Verdict<'a> = Result<Image<'a>, Reason>;
 
-/// The verdict on every image of the conversation, in order, and on the `extra` images that
-/// follow it (a round's tool images, which land where the provider takes them): first each
-/// image on its own, then the request's limits, which keep the newest images and withhold the
-/// oldest.
-pub(crate) fn image_verdicts<'a>(
+/// Whether a file goes natively, or why it cannot.
+pub(crate) type FileVerdict = Result<(), Reason>;
+
+/// The verdicts on every image and file of a request, each list in the order of the request.
+#[derive(Debug)]
+pub(crate) struct Verdicts<'a> {
+    /// One per image of the messages.
+    pub(crate) images: Vec<Verdict<'a>>,
+    /// One per extra image, after the messages (a round's tool images).
+    pub(crate) extra_images: Vec<Verdict<'a>>,
+    /// One per file of the messages.
+    pub(crate) files: Vec<FileVerdict>,
+    /// One per extra file, after the extra images (a round's tool files).
+    pub(crate) extra_files: Vec<FileVerdict>,
+}
+
+/// The verdict on every image and file of the conversation, in order, and on the extra images
+/// and files that follow it (a round's, which land where the provider takes them, on the
+/// user's side): first each on its own, then the request's limits, which keep the newest and
+/// withhold the oldest.
+///
+/// `landings` says, for each message, whether its images land somewhere the provider takes
+/// them; a file is judged in its message's role.
+pub(crate) fn media_verdicts<'a>(
     messages: &[WireMessage<'a>],
     landings: &[bool],
     rules: &Rules,
     limits: &ImageLimits,
-    extra: &[Image<'a>],
-) -> (Vec<Verdict<'a>>, Vec<Verdict<'a>>) {
-    let mut verdicts: Vec<(Verdict<'a>, Option<(u32, u32)>)> = messages
+    (extra_images, extra_files): (&[Image<'a>], &[File<'a>]),
+) -> Verdicts<'a> {
+    let mut images: Vec<(Verdict<'a>, Option<(u32, u32)>)> = Vec::new();
+    let mut files: Vec<(FileVerdict, File<'a>)> = Vec::new();
+    // Every item of the request in order, as its kind and its index in the list of its kind.
+    let mut order: Vec<(Kind, usize)> = Vec::new();
+    for (message, &lands) in messages.iter().zip(landings) {
+        let role = TurnRole::of(message.role);
+        for part in &message.content {
+            match part {
+                Part::Image(image) => {
+                    order.push((Kind::Image, images.len()));
+                    images.push(verdict(image, lands, rules, limits));
+                }
+                Part::File(file) => {
+                    order.push((Kind::File, files.len()));
+                    files.push((file_verdict(file, role, rules), *file));
+                }
+                Part::Text(_) | Part::Compaction(_) => {}
+            }
+        }
+    }
+    let message_images = images.len();
+    let message_files = files.len();
+    for image in extra_images {
+        order.push((Kind::Image, images.len()));
+        images.push(verdict(image, true, rules, limits));
+    }
+    for file in extra_files {
+        order.push((Kind::File, files.len()));
+        files.push((file_verdict(file, TurnRole::User, rules), *file));
+    }
+    // The items that passed on their own, in order, as the request's limits count them.
+    let candidates: Vec<Candidate> = order
         .iter()
-        .zip(landings)
-        .flat_map(|(message, &lands)| {
-            message.content.iter().filter_map(move |part| match part {
-                Part::Image(image) => Some(verdict(image, lands, rules, limits)),
-                Part::Text(_) | Part::File(_) | Part::Compaction(_) => None,
-            })
+        .filter_map(|&(kind, index)| match kind {
+            Kind::Image => {
+                let (verdict, size) = images.get(index)?;
+                let image = verdict.as_ref().ok()?;
+                let large = match (limits.max_side_pixels_beyond, size) {
+                    (Some((_, pixels)), Some((width, height))) => {
+                        *width > pixels || *height > pixels
+                    }
+                    (Some(_) | None, _) => false,
+                };
+                Some(Candidate {
+                    kind,
+                    index,
+                    len: image.data().len(),
+                    large,
+                    pages: 0,
+                })
+            }
+            Kind::File => {
+                let (verdict, file) = files.get(index)?;
+                verdict.as_ref().ok()?;
+                let pages = match rules.files.pages_per_request {
+                    Some(_) if crate::file::lowercase(file.media_type()) == "application/pdf" => {
+                        crate::file::pdf_pages_of(file.data())
+                    }
+                    Some(_) | None => 0,
+                };
+                Some(Candidate {
+                    kind,
+                    index,
+                    len: file.data().len(),
+                    large: false,
+                    pages,
+                })
+            }
         })
-        .chain(
-            extra
-                .iter()
-                .map(|image| verdict(image, true, rules, limits)),
-        )
         .collect();
-    withhold_for_request(&mut verdicts, rules.provider, limits);
-    let mut verdicts: Vec<Verdict<'a>> = verdicts.into_iter().map(|(verdict, _)| verdict).collect();
-    let extra = verdicts.split_off(verdicts.len() - extra.len());
-    (verdicts, extra)
+    for (candidate, reason) in
+        candidates
+            .iter()
+            .zip(withhold_for_request(&candidates, rules, limits))
+    {
+        let Some(reason) = reason else { continue };
+        match candidate.kind {
+            Kind::Image => {
+                if let Some((verdict, _)) = images.get_mut(candidate.index) {
+                    *verdict = Err(reason);
+                }
+            }
+            Kind::File => {
+                if let Some((verdict, _)) = files.get_mut(candidate.index) {
+                    *verdict = Err(reason);
+                }
+            }
+        }
+    }
+    let mut images: Vec<Verdict<'a>> = images.into_iter().map(|(verdict, _)| verdict).collect();
+    let extra_images = images.split_off(message_images.min(images.len()));
+    let mut files: Vec<FileVerdict> = files.into_iter().map(|(verdict, _)| verdict).collect();
+    let extra_files = files.split_off(message_files.min(files.len()));
+    Verdicts {
+        images,
+        extra_images,
+        files,
+        extra_files,
+    }
 }
 
-/// A request limit that can decide how many images stay native, in the order a tie between
-/// them is settled (both began to withhold an image with the same record).
+/// Whether an item of the request is an image or a file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Image,
+    File,
+}
+
+/// An image or file that passed on its own, as the request's limits count it.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    kind: Kind,
+    /// Its index in the list of its kind.
+    index: usize,
+    /// Its data, as base64 text.
+    len: usize,
+    /// Whether it is an image over the pixel limit that applies beyond many images.
+    large: bool,
+    /// Its PDF pages, where the provider limits a request's pages (0 for any other file).
+    pages: usize,
+}
+
+/// A request limit, in the order a tie between them is settled (two began to withhold an
+/// item with the same record).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Binding {
+    /// The images' count.
     Count,
+    /// The data of the images, or of the images and files together where the provider's
+    /// limit is the whole request's.
     Data,
+    /// The pixel limit that applies beyond many images.
     Pixels,
+    /// The files' own data.
+    FileData,
+    /// The PDF pages.
+    Pages,
+    /// The files' count.
+    FileCount,
 }
 
-/// Applies the per-request limits to the images that passed on their own: the native images
-/// are the newest that satisfy every limit at once (count, data, and the pixel limit that
-/// applies at that count), withheld in steps so that, as a record grows, the withheld set and
-/// each withheld image's marker only ever grow.
-///
-/// Each limit is taken on its own, over every prefix of the images (the record as it was when
-/// it had fewer): the newest `k` fit it when `k` is within the count limit, their data within
-/// the data limit, or, beyond the many-images threshold, each of them within its pixel limit.
-/// The `over` images that do not fit are rounded up to the limit's step ([`stepped`]), so that
-/// each limit's withheld count only grows with the record, and the request withholds the
-/// oldest of the largest count. An image's marker names the limit that withheld it first as
-/// the record grew, which no later image can change. The step is the limit's: a fifth of the
-/// count limit (20 for Anthropic's 100), of the many-images threshold (4 for Anthropic's 20),
-/// and, for the data limit, a fifth of the count limit too, so that it does not depend on the
-/// record (`limits.withholding_step` overrides all three).
-fn withhold_for_request(
-    verdicts: &mut [(Verdict<'_>, Option<(u32, u32)>)],
-    provider: Provider,
-    limits: &ImageLimits,
-) {
-    // Oldest first, the images still native, with their data size and whether they are over
-    // the pixel limit that applies beyond the threshold.
-    let candidates: Vec<(usize, usize, bool)> = verdicts
-        .iter()
-        .enumerate()
-        .filter_map(|(index, (verdict, size))| {
-            let image = verdict.as_ref().ok()?;
-            let large = match (limits.max_side_pixels_beyond, size) {
-                (Some((_, pixels)), Some((width, height))) => *width > pixels || *height > pixels,
-                (Some(_) | None, _) => false,
-            };
-            Some((index, image.data().len(), large))
-        })
-        .collect();
-    let total = candidates.len();
-    let step = |bound: usize| limits.withholding_step.unwrap_or(bound / 5).max(1);
-    // For each limit, how many of the oldest it withholds with the first `j` images, j = 0..=total.
-    let mut counts: Vec<(Binding, Vec<usize>)> = Vec::with_capacity(3);
-    let count_step = step(limits.images_per_request);
-    counts.push((
-        Binding::Count,
-        (0..=total)
-            .map(|j| stepped(j.saturating_sub(limits.images_per_request), count_step))
-            .collect(),
-    ));
-    // The data limit: the newest images whose data fits, a window that only moves forward.
-    let mut data = Vec::with_capacity(total + 1);
-    let (mut start, mut sum) = (0, 0usize);
-    data.push(0);
-    for (j, &(_, len, _)) in candidates.iter().enumerate() {
-        sum += len;
-        while sum > limits.base64_len_per_request && start <= j {
-            sum -= candidates.get(start).map_or(0, |&(_, len, _)| len);
-            start += 1;
+/// What a limit counts and keeps within its bound.
+#[derive(Clone, Copy, Debug)]
+enum Measure {
+    /// How many items.
+    Count,
+    /// Their base64 text.
+    Data,
+    /// Their PDF pages.
+    Pages,
+    /// How many items, none of them over the pixel limit once there are more than `images`.
+    Pixels { images: usize },
+}
+
+/// How far a limit's withholding moves at a time, before it is bounded by what fits.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// A fixed number of items.
+    Fixed(usize),
+    /// A fifth of the items the limit lets through.
+    FifthOfFit,
+}
+
+/// One request limit over the record as it grew: for each prefix of the candidates (the record
+/// as it was when it had fewer), how many of the oldest items of its kinds it withholds.
+#[derive(Debug)]
+struct Tally {
+    binding: Binding,
+    /// Which kinds it counts: images, files, or both (`None`).
+    kind: Option<Kind>,
+    measure: Measure,
+    bound: usize,
+    step: Step,
+    /// What each item of its kinds so far weighs, oldest first.
+    weights: Vec<usize>,
+    /// How many of the oldest of them the limit alone requires to be withheld, and the weight
+    /// of the rest.
+    start: usize,
+    sum: usize,
+    /// The items since the last one over the pixel limit.
+    after_large: usize,
+    /// For each prefix, how many of the oldest items of its kinds it withholds.
+    withheld: Vec<usize>,
+}
+
+impl Tally {
+    fn new(
+        binding: Binding,
+        kind: Option<Kind>,
+        measure: Measure,
+        bound: usize,
+        step: Step,
+    ) -> Self {
+        Tally {
+            binding,
+            kind,
+            measure,
+            bound,
+            step,
+            weights: Vec::new(),
+            start: 0,
+            sum: 0,
+            after_large: 0,
+            withheld: vec![0],
         }
-        data.push(stepped(start, count_step));
     }
-    counts.push((Binding::Data, data));
-    if let Some((threshold, _)) = limits.max_side_pixels_beyond {
-        let pixel_step = step(threshold);
-        let mut pixels = Vec::with_capacity(total + 1);
-        let mut after_large = 0;
-        pixels.push(0);
-        for (j, &(_, _, large)) in candidates.iter().enumerate() {
-            after_large = if large { 0 } else { after_large + 1 };
-            let images = j + 1;
-            let fit = images.min(threshold).max(after_large);
-            pixels.push(stepped(images - fit, pixel_step));
+
+    fn counts(&self, kind: Kind) -> bool {
+        match self.kind {
+            Some(counted) => counted == kind,
+            None => true,
         }
-        counts.push((Binding::Pixels, pixels));
     }
-    let withheld = counts
-        .iter()
-        .filter_map(|(_, count)| count.last().copied())
-        .max()
-        .unwrap_or(0)
-        .min(total);
-    // The oldest `withheld` images, each with the limit that withheld it first.
-    for (position, &(index, _, _)) in candidates.iter().enumerate().take(withheld) {
-        let first = counts
-            .iter()
-            .filter_map(|(binding, count)| {
-                // Each count only grows with `j`: the first prefix that withholds this image.
-                let at = count.partition_point(|&withheld| withheld <= position);
-                (at < count.len()).then_some((at, *binding))
-            })
-            .min_by_key(|&(at, binding)| (at, binding as u8));
-        let Some((_, binding)) = first else { continue };
-        let reason = match binding {
-            Binding::Count => Reason::TooManyImages {
+
+    /// Adds the next candidate of the record as it grew.
+    fn push(&mut self, candidate: &Candidate) {
+        let before = self.withheld.last().copied().unwrap_or(0);
+        if !self.counts(candidate.kind) {
+            self.withheld.push(before);
+            return;
+        }
+        let weight = match self.measure {
+            Measure::Count | Measure::Pixels { .. } => 1,
+            Measure::Data => candidate.len,
+            Measure::Pages => candidate.pages,
+        };
+        self.weights.push(weight);
+        let seen = self.weights.len();
+        // How many of the oldest the limit alone requires to be withheld.
+        let least = match self.measure {
+            Measure::Count => seen.saturating_sub(self.bound),
+            Measure::Pixels { images } => {
+                self.after_large = match candidate.large {
+                    true => 0,
+                    false => self.after_large.saturating_add(1),
+                };
+                seen.saturating_sub(seen.min(images).max(self.after_large))
+            }
+            Measure::Data | Measure::Pages => {
+                // The newest whose weight fits: a window that only moves forward.
+                self.sum = self.sum.saturating_add(weight);
+                while self.sum > self.bound && self.start < seen {
+                    let oldest = self.weights.get(self.start).copied().unwrap_or(0);
+                    self.sum = self.sum.saturating_sub(oldest);
+                    self.start += 1;
+                }
+                self.start
+            }
+        };
+        let fit = seen.saturating_sub(least);
+        let step = match self.step {
+            Step::Fixed(step) => step,
+            Step::FifthOfFit => fit / 5,
+        };
+        // Never a step past what fits: the newest that fit alone stay native.
+        let step = step.clamp(1, fit.max(1));
+        self.withheld.push(advance(before, least, step));
+    }
+
+    /// The reason it gives an item it withholds; `mixed` says whether the record, when the
+    /// limit first withheld it, had both images and files.
+    fn reason(&self, provider: Provider, limits: &ImageLimits, mixed: bool) -> Reason {
+        match self.binding {
+            Binding::Count | Binding::FileCount => Reason::TooManyImages {
                 provider,
-                limit: limits.images_per_request,
+                limit: self.bound,
             },
-            Binding::Data => Reason::RequestTooLarge {
+            // One budget for both kinds, and both in the request: the marker says so.
+            Binding::Data if self.kind.is_none() && mixed => Reason::MediaTooLarge {
                 provider,
-                limit: limits.base64_len_per_request,
+                limit: self.bound,
+            },
+            Binding::Data | Binding::FileData => Reason::RequestTooLarge {
+                provider,
+                limit: self.bound,
             },
             Binding::Pixels => {
                 let (images, pixels) = limits.max_side_pixels_beyond.unwrap_or((0, 0));
@@ -157,9 +328,165 @@ fn withhold_for_request(
                     pixels,
                 }
             }
-        };
-        if let Some((verdict, _)) = verdicts.get_mut(index) {
-            *verdict = Err(reason);
+            Binding::Pages => Reason::TooManyPages {
+                provider,
+                limit: self.bound,
+            },
+        }
+    }
+}
+
+/// Applies the per-request limits to the items that passed on their own (`candidates`, in the
+/// request's order): the native images and files are the newest of each kind that satisfy
+/// every limit at once, withheld in steps so that, as a record grows, the withheld set and
+/// each withheld item's marker only ever grow. Returns, for each candidate, why it is
+/// withheld, or `None`.
+///
+/// Each limit is taken on its own, over every prefix of the candidates (the record as it was
+/// when it had fewer), and counts the items of its kinds: the images' count and the pixel
+/// limit beyond many images count images; the files' count, data and PDF pages count files;
+/// the data limit counts images, and files too where the provider's limit is the whole
+/// request's ([`FileRules::data_with_images`](crate::rules::FileRules::data_with_images)):
+/// one budget, newest first. The newest `k` items of its kinds fit a limit when their count,
+/// data or pages are within it or, beyond the many-images threshold, each of them is within
+/// its pixel limit. The withholding a limit requires moves in steps ([`advance`]) so that
+/// each limit's withheld count only grows with the record, and the request withholds, of each
+/// kind, the oldest of the largest count. An item's marker names the limit that withheld it
+/// first as the record grew, which no later item can change.
+///
+/// The step is a fifth of what the limit lets through, at least 1: of the count limit (20 for
+/// Anthropic's 100), of the many-images threshold (4 for Anthropic's 20), and, for the data
+/// limit, of the items whose data fits; `limits.withholding_step` sets it for these three.
+/// A files' count moves in a fifth of its limit, and their own data and pages by what they
+/// require. A step never exceeds the items that fit the limit, so a step never withholds the
+/// newest item that fits alone, and under a default step at least four fifths of the newest
+/// that fit stay native.
+fn withhold_for_request(
+    candidates: &[Candidate],
+    rules: &Rules,
+    limits: &ImageLimits,
+) -> Vec<Option<Reason>> {
+    let provider = rules.provider;
+    let step = |default: Step| limits.withholding_step.map_or(default, Step::Fixed);
+    let data_kinds = match rules.files.data_with_images {
+        true => None,
+        false => Some(Kind::Image),
+    };
+    let mut tallies = vec![
+        Tally::new(
+            Binding::Count,
+            Some(Kind::Image),
+            Measure::Count,
+            limits.images_per_request,
+            step(Step::Fixed(limits.images_per_request / 5)),
+        ),
+        Tally::new(
+            Binding::Data,
+            data_kinds,
+            Measure::Data,
+            limits.base64_len_per_request,
+            step(Step::FifthOfFit),
+        ),
+    ];
+    if let Some((images, _)) = limits.max_side_pixels_beyond {
+        tallies.push(Tally::new(
+            Binding::Pixels,
+            Some(Kind::Image),
+            Measure::Pixels { images },
+            images,
+            step(Step::Fixed(images / 5)),
+        ));
+    }
+    if let Some(bound) = rules.files.bytes_per_request {
+        tallies.push(Tally::new(
+            Binding::FileData,
+            Some(Kind::File),
+            Measure::Data,
+            bound,
+            Step::Fixed(1),
+        ));
+    }
+    if let Some(bound) = rules.files.pages_per_request {
+        tallies.push(Tally::new(
+            Binding::Pages,
+            Some(Kind::File),
+            Measure::Pages,
+            bound,
+            Step::Fixed(1),
+        ));
+    }
+    if let Some(bound) = rules.files.per_request {
+        let step = Step::Fixed(bound / 5);
+        tallies.push(Tally::new(
+            Binding::FileCount,
+            Some(Kind::File),
+            Measure::Count,
+            bound,
+            step,
+        ));
+    }
+    for candidate in candidates {
+        for tally in &mut tallies {
+            tally.push(candidate);
+        }
+    }
+    // For each prefix of the record, whether it has both images and files.
+    let mut kinds = (false, false);
+    let mut mixed = vec![false];
+    for candidate in candidates {
+        match candidate.kind {
+            Kind::Image => kinds.0 = true,
+            Kind::File => kinds.1 = true,
+        }
+        mixed.push(kinds.0 && kinds.1);
+    }
+    // Each candidate's place among the items of each tally's kinds, and the first prefix of
+    // the record that withholds it, with the limit that does.
+    let (mut images, mut files) = (0usize, 0usize);
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(position, candidate)| {
+            let own = match candidate.kind {
+                Kind::Image => &mut images,
+                Kind::File => &mut files,
+            };
+            let rank_of_kind = *own;
+            *own += 1;
+            tallies
+                .iter()
+                .filter(|tally| tally.counts(candidate.kind))
+                .filter_map(|tally| {
+                    let rank = match tally.kind {
+                        Some(_) => rank_of_kind,
+                        None => position,
+                    };
+                    // Each count only grows with the prefix: the first that withholds it.
+                    let at = tally.withheld.partition_point(|&withheld| withheld <= rank);
+                    (at < tally.withheld.len()).then_some((at, tally.binding as u8, tally))
+                })
+                .min_by_key(|&(at, binding, _)| (at, binding))
+                .map(|(at, _, tally)| {
+                    let mixed = mixed.get(at).copied().unwrap_or(false);
+                    tally.reason(provider, limits, mixed)
+                })
+        })
+        .collect()
+}
+
+/// How many a limit withholds once its withholding must move: `before` were withheld, the
+/// limit requires `least`. It stays while `before` is enough; the first items over a limit
+/// go alone (a conversation just crossing a limit loses as little as it can), and after that
+/// in whole steps from where it stood. With a fixed step it is [`stepped`]`(least, step)`;
+/// it withholds fewer than `least + step` always.
+fn advance(before: usize, least: usize, step: usize) -> usize {
+    let step = step.max(1);
+    match before {
+        before if before >= least => before,
+        0 => stepped(least, step),
+        before => {
+            let steps = (least - before).div_ceil(step);
+            before.saturating_add(steps.saturating_mul(step))
         }
     }
 }
@@ -172,7 +499,24 @@ fn withhold_for_request(
 pub(crate) fn stepped(over: usize, step: usize) -> usize {
     match over {
         0 => 0,
-        over => 1 + (over - 1).div_ceil(step.max(1)) * step.max(1),
+        over => (over - 1)
+            .div_ceil(step.max(1))
+            .saturating_mul(step.max(1))
+            .saturating_add(1),
+    }
+}
+
+/// The verdict on one file on its own, in a message of `role`: the provider's
+/// [`FileRules`](crate::rules::FileRules). A system message's files are never native: no
+/// provider takes them in its system text, and a later system message is a user turn labelled
+/// as system.
+fn file_verdict(file: &File<'_>, role: TurnRole, rules: &Rules) -> FileVerdict {
+    match rules
+        .files
+        .refuses(rules.provider, role, file.media_type(), file.data())
+    {
+        Some(reason) => Err(reason),
+        None => Ok(()),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::file::File;
 use crate::marker::Reason;
-use crate::native_images::{image_verdicts, stepped, Verdict};
+use crate::native_images::{media_verdicts, FileVerdict, Verdict, Verdicts};
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::wire::{Content, Image, Part, Piece, Text, WireMessage, WireRole};
 
@@ -17,7 +17,7 @@ pub(crate) struct Rendered<'a> {
     pub(crate) extra: Vec<Verdict<'a>>,
     /// The verdicts on the extra files given after the messages (a round's tool files), in
     /// order, under the request's limits with the messages' files.
-    pub(crate) extra_files: Vec<Result<(), Reason>>,
+    pub(crate) extra_files: Vec<FileVerdict>,
 }
 
 /// Applies a provider's rules to wire messages: one message out per wire message, except
@@ -39,33 +39,39 @@ pub(crate) fn render_with_extra<'a>(
     limits: &ImageLimits,
     extra: &[Image<'a>],
 ) -> Rendered<'a> {
-    let (verdicts, extra) = verdicts(messages, rules, limits, extra);
-    render_judged(messages.to_vec(), rules, verdicts, extra, &[])
+    let verdicts = verdicts(messages, rules, limits, (extra, &[]));
+    render_judged(messages.to_vec(), rules, verdicts)
 }
 
-/// The verdict on every image of the messages, in order, and on the `extra` images after them:
-/// each on its own, then under the request's limits.
+/// The verdict on every image and file of the messages, in order, and on the `extra` images
+/// and files after them: each on its own, then under the request's limits.
 pub(crate) fn verdicts<'a>(
     messages: &[WireMessage<'a>],
     rules: &Rules,
     limits: &ImageLimits,
-    extra: &[Image<'a>],
-) -> (Vec<Verdict<'a>>, Vec<Verdict<'a>>) {
+    extra: (&[Image<'a>], &[File<'a>]),
+) -> Verdicts<'a> {
     let landings = landings(messages, rules);
-    image_verdicts(messages, &landings, rules, limits, extra)
+    media_verdicts(messages, &landings, rules, limits, extra)
 }
 
-/// Renders messages whose images are already judged: one verdict per image of `messages`, in
-/// order (a budget's withholding judges them on the whole record, then leaves some out). The
-/// messages are taken, so that a message the rules leave as it is keeps its parts.
+/// Renders messages whose images and files are already judged: one verdict per image and one
+/// per file of `messages`, in order (a budget's withholding judges them on the whole record,
+/// then leaves some out), and the verdicts on the extra ones after them, which the
+/// [`Rendered`] carries. The messages are taken, so that a message the rules leave as it is
+/// keeps its parts.
 pub(crate) fn render_judged<'a>(
     messages: Vec<WireMessage<'a>>,
     rules: &Rules,
-    verdicts: Vec<Verdict<'a>>,
-    extra: Vec<Verdict<'a>>,
-    extra_files: &[File<'a>],
+    verdicts: Verdicts<'a>,
 ) -> Rendered<'a> {
-    let mut verdicts = verdicts.into_iter();
+    let Verdicts {
+        images,
+        extra_images: extra,
+        files,
+        extra_files,
+    } = verdicts;
+    let mut verdicts = images.into_iter();
     let leading = if rules.hoists_system {
         messages
             .iter()
@@ -74,8 +80,6 @@ pub(crate) fn render_judged<'a>(
     } else {
         0
     };
-    let mut files = file_verdicts(&messages, extra_files, rules);
-    let extra_files = files.split_off(files.len().saturating_sub(extra_files.len()));
     let mut verdicts = Judged {
         images: &mut verdicts,
         files: files.into_iter(),
@@ -95,7 +99,7 @@ pub(crate) fn render_judged<'a>(
     let mut starts = Vec::with_capacity(messages.len());
     let mut gathered: Option<Text<'a>> = None;
     for (index, message) in (leading..).zip(messages) {
-        let role = role_of(message.role);
+        let role = TurnRole::of(message.role);
         if rules.gathers_system && role == TurnRole::System {
             // A template that takes system text only at the beginning: it joins the rest.
             let text = join_system(std::iter::once(message), rules, &mut verdicts);
@@ -186,67 +190,12 @@ fn join_system<'a, I: Iterator<Item = Verdict<'a>>>(
     Text::from_pieces(pieces)
 }
 
-/// The verdicts of a render: one per image, judged before the render, and one per file.
+/// The verdicts of a render: one per image and one per file, judged before the render.
 struct Judged<'v, I> {
     images: &'v mut I,
-    files: std::vec::IntoIter<Result<(), Reason>>,
+    files: std::vec::IntoIter<FileVerdict>,
     /// The native files so far.
     native_files: usize,
-}
-
-/// The verdict on every file of the messages, in order: each on its own by the provider's
-/// [`FileRules`](crate::rules::FileRules) in its turn's role (a system message's files are
-/// never native: no provider takes them in its system text, and a later system message is a
-/// user turn labelled as system), then the request's limit on their count, which keeps the
-/// newest and withholds the oldest in steps of a fifth of the limit (at least 1), as images
-/// are.
-fn file_verdicts<'a>(
-    messages: &[WireMessage<'a>],
-    extra: &[File<'a>],
-    rules: &Rules,
-) -> Vec<Result<(), Reason>> {
-    // Every file of the request in order, with the role it lands in: the messages', then the
-    // extra ones, on the user's side.
-    let files: Vec<(TurnRole, File<'a>)> = messages
-        .iter()
-        .flat_map(|message| {
-            let role = role_of(message.role);
-            message.content.iter().filter_map(move |part| match part {
-                Part::File(file) => Some((role, *file)),
-                Part::Text(_) | Part::Image(_) | Part::Compaction(_) => None,
-            })
-        })
-        .chain(extra.iter().map(|file| (TurnRole::User, *file)))
-        .collect();
-    let mut verdicts: Vec<Result<(), Reason>> = files
-        .iter()
-        .map(|(role, file)| {
-            match rules
-                .files
-                .refuses(rules.provider, *role, file.media_type(), file.data())
-            {
-                Some(reason) => Err(reason),
-                None => Ok(()),
-            }
-        })
-        .collect();
-    request_totals(&files, &mut verdicts, rules);
-    if let Some(limit) = rules.files.per_request {
-        let native = verdicts.iter().filter(|verdict| verdict.is_ok()).count();
-        let over = native.saturating_sub(limit);
-        let withheld = stepped(over, limit / 5).min(native);
-        for verdict in verdicts
-            .iter_mut()
-            .filter(|verdict| verdict.is_ok())
-            .take(withheld)
-        {
-            *verdict = Err(Reason::TooManyImages {
-                provider: rules.provider,
-                limit,
-            });
-        }
-    }
-    verdicts
 }
 
 /// An image carried from an assistant turn to the next user message: its stored media type
@@ -328,56 +277,6 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
     content.finish_dropping_blank_text(rules.drops_blank_text)
 }
 
-fn role_of(role: WireRole) -> TurnRole {
-    match role {
-        WireRole::System => TurnRole::System,
-        WireRole::User => TurnRole::User,
-        WireRole::Assistant => TurnRole::Assistant,
-    }
-}
-
-/// Withholds the oldest native files whose data or pages, added to those of every newer native
-/// file, pass the request's limits: the newest are kept, as a suffix of the request's files.
-fn request_totals(
-    files: &[(TurnRole, File<'_>)],
-    verdicts: &mut [Result<(), Reason>],
-    rules: &Rules,
-) {
-    let (mut bytes, mut pages, mut full) = (0usize, 0usize, None);
-    for ((_, file), verdict) in files.iter().zip(verdicts.iter_mut()).rev() {
-        if verdict.is_err() {
-            continue;
-        }
-        if let Some(reason) = full {
-            *verdict = Err(reason);
-            continue;
-        }
-        bytes = bytes.saturating_add(file.data().len());
-        if let Some(limit) = rules.files.bytes_per_request.filter(|limit| bytes > *limit) {
-            let reason = Reason::RequestTooLarge {
-                provider: rules.provider,
-                limit,
-            };
-            full = Some(reason);
-            *verdict = Err(reason);
-            continue;
-        }
-        if let Some(limit) = rules.files.pages_per_request {
-            if crate::file::lowercase(file.media_type()) == "application/pdf" {
-                pages = pages.saturating_add(crate::file::pdf_pages_of(file.data()));
-                if pages > limit {
-                    let reason = Reason::TooManyPages {
-                        provider: rules.provider,
-                        limit,
-                    };
-                    full = Some(reason);
-                    *verdict = Err(reason);
-                }
-            }
-        }
-    }
-}
-
 /// Whether each message's images can be sent natively somewhere in the request: in the
 /// message itself when the provider takes images in its role, or, for an assistant turn of a
 /// provider that takes them only in user messages, in the next user message, if one follows.
@@ -387,7 +286,7 @@ fn landings(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<bool> {
         .iter()
         .rev()
         .map(|message| {
-            let role = role_of(message.role);
+            let role = TurnRole::of(message.role);
             let lands = (rules.images_in)(role)
                 || (role == TurnRole::Assistant && rules.carries_images_forward() && user_follows);
             user_follows |= message.role == WireRole::User;

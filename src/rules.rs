@@ -3,6 +3,7 @@
 
 use crate::marker::Reason;
 use crate::provider::Provider;
+use crate::wire::WireRole;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
 /// (`render.rs`) and the body assembly (`body/`).
@@ -132,6 +133,12 @@ pub(crate) struct FileRules {
     pub(crate) per_request: Option<usize>,
     /// The most base64 text the files of one request may add up to: the newest are kept.
     pub(crate) bytes_per_request: Option<usize>,
+    /// Whether the request's data limit
+    /// ([`ImageLimits::base64_len_per_request`]) is the whole request's, so that the files'
+    /// data counts against it with the images': one budget for both, the newest kept
+    /// (Anthropic's and Gemini's request size). Otherwise the images and the files each have
+    /// their own.
+    pub(crate) data_with_images: bool,
     /// The most PDF pages one request may carry (counted from each PDF's page objects; a PDF
     /// whose pages cannot be counted counts one a 2,000 bytes): the newest are kept.
     pub(crate) pages_per_request: Option<usize>,
@@ -226,6 +233,18 @@ pub(crate) enum TurnRole {
     Assistant,
 }
 
+impl TurnRole {
+    /// The turn a wire message of this role renders as, before the rules move it (a hoisted
+    /// or labelled system message).
+    pub(crate) fn of(role: WireRole) -> Self {
+        match role {
+            WireRole::System => TurnRole::System,
+            WireRole::User => TurnRole::User,
+            WireRole::Assistant => TurnRole::Assistant,
+        }
+    }
+}
+
 /// How many images, and how large, a provider takes in one request.
 ///
 /// Each provider module has its documented defaults as a constant (`openai::LIMITS`,
@@ -248,6 +267,13 @@ pub(crate) enum TurnRole {
 /// server counts. Checked by `conformance/tests/render_images.rs` and
 /// `conformance/tests/image_withholding.rs`.
 ///
+/// Where the provider's data limit is the whole request's (Anthropic's 32 MB request size,
+/// Gemini's 100 MB of inline data), [`base64_len_per_request`](ImageLimits::base64_len_per_request)
+/// is one budget for the request's images and files together, newest first, whatever their
+/// kind: `... Gemini takes at most 100 MB of image and file data a request, and the newest
+/// are kept]` once the record has both. The counts and PDF pages stay each kind's own.
+/// Checked by `tests/request_limits.rs` and `conformance/tests/request_limits.rs`.
+///
 /// # Withholding in steps
 ///
 /// Each change of the withheld set rewrites the request from the oldest native image on, and
@@ -256,7 +282,9 @@ pub(crate) enum TurnRole {
 /// the withheld set only grows as a record grows and changes once per step. Each limit is
 /// taken on its own over the record as it grew, and the request withholds the most any of
 /// them does, so a withheld image stays withheld, and its marker names the limit that
-/// withheld it first, whichever limits come to bind later. In
+/// withheld it first, whichever limits come to bind later. A step never reaches past what a
+/// limit lets through: the newest image that fits every limit alone is never withheld, and
+/// with the default steps at least four fifths of the newest that fit a limit stay. In
 /// `conformance/tests/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
 /// three, steps of 20 read 0.859 of the history from a simulated cache, and withholding one
 /// image at a time 0.322.
@@ -274,7 +302,8 @@ pub struct ImageLimits {
     pub base64_len_per_image: usize,
     /// How many images one request may carry.
     pub images_per_request: usize,
-    /// How much base64 text all the images of one request may add up to.
+    /// How much base64 text all the images of one request may add up to; with its files,
+    /// where the provider's limit is the whole request's (Anthropic, Gemini).
     pub base64_len_per_request: usize,
     /// The most pixels an image may have on either side, when there is a limit.
     pub max_side_pixels: Option<u32>,
@@ -284,10 +313,12 @@ pub struct ImageLimits {
     /// How many images are withheld at a time when a request limit binds, so that the set of
     /// withheld images changes once per step of new images rather than with every one (each
     /// change rewrites the request from the oldest image on, and a prompt cache keeps only
-    /// the part before it). `None` is a fifth of the count that binds, at least 1: 20 under
-    /// a limit of 100 images, 4 under Anthropic's rule beyond 20 images, and under a data
-    /// limit a fifth of the count limit too (a step that depended on the images that fit would
-    /// change with the record). `Some(1)` withholds only what the limits require.
+    /// the part before it). `None` is a fifth of what the binding limit lets through, at
+    /// least 1: 20 under a limit of 100 images, 4 under Anthropic's rule beyond 20 images,
+    /// and under a data limit a fifth of the images (and files) whose data fits, taken when
+    /// the withholding moves, so that it never changes what was withheld before. A step is
+    /// never more than what fits: the newest that fit alone stay native. `Some(1)` withholds
+    /// only what the limits require.
     pub withholding_step: Option<usize>,
 }
 

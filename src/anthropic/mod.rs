@@ -57,7 +57,7 @@
 //! | images | only in `user` messages; an assistant turn's images are carried to the next user message |
 //! | formats | JPEG, PNG, GIF, WEBP: [`MEDIA_TYPES`] |
 //! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64; [`MAX_SIDE_PIXELS`] a side |
-//! | per request | [`MAX_IMAGES_PER_REQUEST`] images (200k-context models), [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image data, [`MANY_IMAGES_MAX_SIDE_PIXELS`] a side beyond [`MANY_IMAGES`] images |
+//! | per request | [`MAX_IMAGES_PER_REQUEST`] images (200k-context models), [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image and document data together (one budget, the newest kept), [`MANY_IMAGES_MAX_SIDE_PIXELS`] a side beyond [`MANY_IMAGES`] images, [`MAX_PDF_PAGES_PER_REQUEST`] PDF pages |
 //! | blank text | left out (a text block must not be empty or white space only) |
 //! | adjacent turns of one role | kept (the server merges them) |
 //! | content | always an array of blocks |
@@ -130,10 +130,12 @@ pub const MAX_IMAGE_BASE64_LEN: usize = 5_242_880;
 /// (600 otherwise), <https://platform.claude.com/docs/en/build-with-claude/vision>.
 pub const MAX_IMAGES_PER_REQUEST: usize = 100;
 
-/// How much image data one request may carry: 32 MB, counted as base64 text.
+/// How much image data one request may carry: 32 MB, counted as base64 text, with the
+/// request's documents (one budget for both, the newest kept).
 ///
 /// Source: Anthropic's API overview, "32 MB" maximum request size for the Messages API,
-/// <https://platform.claude.com/docs/en/api/overview>. The
+/// <https://platform.claude.com/docs/en/api/overview>: a limit of the whole request, so its
+/// images and documents share it. The
 /// text of a request counts towards that limit too; keeping a history's text within it is
 /// compaction's job, not replay's.
 pub const MAX_IMAGE_BASE64_LEN_PER_REQUEST: usize = 32_000_000;
@@ -198,6 +200,10 @@ pub(crate) static RULES: Rules = Rules {
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(MAX_FILE_BASE64_LEN),
+        // "Maximum request size: 32 MB" is the whole request's
+        // (<https://platform.claude.com/docs/en/api/overview>): its images and documents are
+        // one budget, [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`].
+        data_with_images: true,
         pages_per_request: Some(MAX_PDF_PAGES_PER_REQUEST),
         text_types: &FILE_TYPES_AS_TEXT,
         labelled: false,

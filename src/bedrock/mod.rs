@@ -194,6 +194,9 @@ pub(crate) static RULES: Rules = Rules {
         per_file: MAX_FILE_BASE64_LEN,
         per_request: Some(MAX_FILES_PER_REQUEST),
         bytes_per_request: None,
+        // Converse states no limit on a request's data, only its images' and documents'
+        // counts and sizes.
+        data_with_images: false,
         pages_per_request: None,
         text_types: &[],
         labelled: true,

@@ -15,7 +15,7 @@ use crate::errors::body::{BodyError, Kind};
 use crate::file::File;
 use crate::fit::Plan;
 use crate::marker::Reason;
-use crate::native_images::Verdict;
+use crate::native_images::Verdicts;
 use crate::record::Block;
 use crate::render::{self, Rendered};
 use crate::replay::{replaced_marker, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
@@ -80,21 +80,11 @@ pub(crate) fn assemble<'a>(
     let Media {
         wire,
         verdicts,
-        extra_verdicts,
-        file_candidates,
         round_images,
         round_files,
         history_natives,
     } = judge_media(turn, &sent, rules, default_limits, &answered);
-    let mut rendered = render_and_fit(
-        turn,
-        rules,
-        plan,
-        wire,
-        verdicts,
-        extra_verdicts,
-        &file_candidates,
-    );
+    let mut rendered = render_and_fit(turn, rules, plan, wire, verdicts);
     let rounds = answer_rounds(
         turn,
         plan,
@@ -210,13 +200,9 @@ fn refuse_reserved(fields: &Fields, keys: &[&str], rules: &Rules) -> Result<(), 
 struct Media<'a> {
     /// The history's and the live turn's wire messages, as replay shows them.
     wire: Vec<WireMessage<'a>>,
-    /// The verdict on each image of `wire`, in order.
-    verdicts: Vec<Verdict<'a>>,
-    /// The verdict, under the request's limits, on each round image that passed on its own.
-    extra_verdicts: Vec<Verdict<'a>>,
-    /// The round files that passed on their own, for the render to judge with the request's
-    /// other files.
-    file_candidates: Vec<File<'a>>,
+    /// The verdict on each image and file of `wire`, in order, and, under the request's
+    /// limits, on each round image and file that passed on its own.
+    verdicts: Verdicts<'a>,
     /// Each round image, in order: the image, or why it is not sent even on its own.
     round_images: Vec<Result<Image<'a>, Reason>>,
     /// Each round file, in order: the file, or why it is not sent even on its own.
@@ -257,7 +243,7 @@ fn judge_media<'a>(
         .collect();
     let candidates: Vec<Image<'a>> = round_images.iter().filter_map(|image| image.ok()).collect();
     // The rounds' files, each judged on its own first as replay judges a stored file, then
-    // by the render with the request's other files.
+    // under the request's limits with its other images and files.
     let round_files: Vec<Result<File<'a>, Reason>> = answered
         .iter()
         .flatten()
@@ -270,11 +256,11 @@ fn judge_media<'a>(
         )
         .collect();
     let file_candidates: Vec<File<'a>> = round_files.iter().filter_map(|file| file.ok()).collect();
-    let (verdicts, extra_verdicts) = render::verdicts(
+    let verdicts = render::verdicts(
         &wire,
         rules,
         turn.limits.as_ref().unwrap_or(default_limits),
-        &candidates,
+        (&candidates, &file_candidates),
     );
     // Which of the history's images the body sends, as a budget's plan needs to know.
     let history_images = wire
@@ -284,6 +270,7 @@ fn judge_media<'a>(
         .filter(|part| matches!(part, Part::Image(_)))
         .count();
     let history_natives: Vec<bool> = verdicts
+        .images
         .iter()
         .take(history_images)
         .map(Result::is_ok)
@@ -291,25 +278,21 @@ fn judge_media<'a>(
     Media {
         wire,
         verdicts,
-        extra_verdicts,
-        file_candidates,
         round_images,
         round_files,
         history_natives,
     }
 }
 
-/// Renders the history and live turn under the provider's rules, with the images judged;
-/// with a budget's plan, as the plan leaves them; first, the user turn that stands for what
-/// a compaction replaced.
+/// Renders the history and live turn under the provider's rules, with the images and files
+/// judged; with a budget's plan, as the plan leaves them; first, the user turn that stands for
+/// what a compaction replaced.
 fn render_and_fit<'a>(
     turn: &'a Turn<'_>,
     rules: &Rules,
     plan: Option<&Plan>,
     wire: Vec<WireMessage<'a>>,
-    verdicts: Vec<Verdict<'a>>,
-    extra_verdicts: Vec<Verdict<'a>>,
-    file_candidates: &[File<'a>],
+    verdicts: Verdicts<'a>,
 ) -> Rendered<'a> {
     let sent = &turn.sent(rules);
     // The messages to render, and the message of what is sent each one comes from.
@@ -324,8 +307,7 @@ fn render_and_fit<'a>(
         messages.insert(0, replaced_marker(sent.replaced));
         origins.insert(0, 0);
     }
-    let mut rendered =
-        render::render_judged(messages, rules, verdicts, extra_verdicts, file_candidates);
+    let mut rendered = render::render_judged(messages, rules, verdicts);
     // Each turn says which stored or live message it begins with, numbered as the record and
     // live turn are (what a compaction replaced counted).
     for start in &mut rendered.starts {
@@ -625,22 +607,30 @@ fn history_breakpoints(turn: &Turn<'_>, rendered: &Rendered<'_>) -> Vec<(usize, 
 
 /// The history and live turn as a budget's plan leaves them: the oldest messages after the
 /// leading system ones replaced by one user turn that says how many, the withheld outputs,
-/// inputs and reasoning in their withheld form, and the withheld images marked as such (each
-/// other image keeps the verdict it had on the whole record). With the message each wire
-/// message comes from, numbered as the record and live turn are.
+/// inputs and reasoning in their withheld form, and the withheld images and files marked as
+/// such (each other image and file keeps the verdict it had on the whole record). With the
+/// message each wire message comes from, numbered as the record and live turn are.
 fn fitted<'a>(
     turn: &'a Turn<'_>,
     sent: &Sent<'a>,
     wire: &[WireMessage<'a>],
-    verdicts: Vec<Verdict<'a>>,
+    verdicts: Verdicts<'a>,
     plan: &Plan,
-) -> (Vec<WireMessage<'a>>, Vec<Verdict<'a>>, Vec<usize>) {
+) -> (Vec<WireMessage<'a>>, Verdicts<'a>, Vec<usize>) {
     let (lead, count) = plan.messages();
     let withheld_whole = |index: usize| index >= lead && index < lead + count;
     let mut messages = Vec::with_capacity(wire.len());
     let mut origins = Vec::with_capacity(wire.len());
-    let mut kept = Vec::with_capacity(verdicts.len());
-    let mut verdicts = verdicts.into_iter();
+    let mut kept = Vec::with_capacity(verdicts.images.len());
+    let mut kept_files = Vec::with_capacity(verdicts.files.len());
+    let Verdicts {
+        images: image_verdicts,
+        extra_images,
+        files: file_verdicts,
+        extra_files,
+    } = verdicts;
+    let mut image_verdicts = image_verdicts.into_iter();
+    let mut file_verdicts = file_verdicts.into_iter();
     for (index, message) in wire.iter().enumerate() {
         if index == lead && count > 0 {
             messages.push(WireMessage {
@@ -651,19 +641,28 @@ fn fitted<'a>(
             });
             origins.push(lead);
         }
-        let images = message
-            .content
-            .iter()
-            .filter(|part| matches!(part, Part::Image(_)))
-            .count();
+        let count_of = |file: bool| {
+            message
+                .content
+                .iter()
+                .filter(|part| match part {
+                    Part::Image(_) => !file,
+                    Part::File(_) => file,
+                    Part::Text(_) | Part::Compaction(_) => false,
+                })
+                .count()
+        };
+        let (images, files) = (count_of(false), count_of(true));
         if withheld_whole(index) {
-            // The message is gone, and its images with it.
-            verdicts.by_ref().take(images).for_each(drop);
+            // The message is gone, and its images and files with it.
+            image_verdicts.by_ref().take(images).for_each(drop);
+            file_verdicts.by_ref().take(files).for_each(drop);
             continue;
         }
         let Some(stored) = sent.history.get(index) else {
             // The live turn: never withheld.
-            kept.extend(verdicts.by_ref().take(images));
+            kept.extend(image_verdicts.by_ref().take(images));
+            kept_files.extend(file_verdicts.by_ref().take(files));
             messages.push(message.clone());
             origins.push(index);
             continue;
@@ -675,32 +674,48 @@ fn fitted<'a>(
             |block| plan.block(index, block),
         ));
         origins.push(index);
-        // The images replay shows, in block order, as the verdicts are.
-        let shown = stored
-            .blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, block)| match block {
-                Block::Image { media_type, data } => {
-                    unseen(media_type, data, turn.vision).is_none()
-                }
-                Block::Text { .. }
-                | Block::ToolUse { .. }
-                | Block::ToolResult { .. }
-                | Block::Reasoning { .. }
-                | Block::File { .. }
-                | Block::Source { .. }
-                | Block::Compaction { .. }
-                | Block::Unknown { .. } => false,
-            });
-        for ((block, _), verdict) in shown.zip(verdicts.by_ref().take(images)) {
+        // The images and files replay shows, in block order, as the verdicts are.
+        let shown = |file: bool| {
+            stored
+                .blocks
+                .iter()
+                .enumerate()
+                .filter(move |(_, block)| match block {
+                    Block::Image { media_type, data } => {
+                        !file && unseen(media_type, data, turn.vision).is_none()
+                    }
+                    Block::File {
+                        media_type, data, ..
+                    } => file && unseen_file(media_type, data, turn.vision).is_none(),
+                    Block::Text { .. }
+                    | Block::ToolUse { .. }
+                    | Block::ToolResult { .. }
+                    | Block::Reasoning { .. }
+                    | Block::Source { .. }
+                    | Block::Compaction { .. }
+                    | Block::Unknown { .. } => false,
+                })
+        };
+        for ((block, _), verdict) in shown(false).zip(image_verdicts.by_ref().take(images)) {
             kept.push(match verdict {
                 Ok(_) if plan.image(index, block) => Err(Reason::Fit),
                 verdict => verdict,
             });
         }
+        // A file the plan withholds is its marker already, with no verdict to take.
+        for ((block, _), verdict) in shown(true).zip(file_verdicts.by_ref().take(files)) {
+            if !plan.block(index, block) {
+                kept_files.push(verdict);
+            }
+        }
     }
-    (messages, kept, origins)
+    let verdicts = Verdicts {
+        images: kept,
+        extra_images,
+        files: kept_files,
+        extra_files,
+    };
+    (messages, verdicts, origins)
 }
 
 /// The system text S: the instructions, a blank line, the preamble; either alone when the

@@ -55,7 +55,7 @@
 //! | system messages | leading ones → `systemInstruction`; later ones → a `user` turn beginning `[System]: ` |
 //! | images | in `user` and `model` turns, never in `systemInstruction` |
 //! | formats | PNG, JPEG, WEBP, HEIC, HEIF: [`MEDIA_TYPES`] |
-//! | per image and per request | [`MAX_INLINE_DATA_BASE64_LEN`] characters of inline data (20 MB before 2026-01-12), [`MAX_IMAGES_PER_REQUEST`] images |
+//! | per image and per request | [`MAX_INLINE_DATA_BASE64_LEN`] characters of inline data (20 MB before 2026-01-12), images and files together (one budget, the newest kept), [`MAX_IMAGES_PER_REQUEST`] images |
 //! | pixels | no limit (Gemini scales images itself) |
 //! | blank text | left out; `parts` is never empty |
 //! | adjacent turns of one role | merged into one turn |
@@ -118,8 +118,8 @@ pub const MEDIA_TYPES: [&str; 5] = [
     "image/heif",
 ];
 
-/// How much inline data one request may carry: 100 MB, counted as base64 text; so also the
-/// longest base64 text of one image.
+/// How much inline data one request may carry, its images and files together: 100 MB, counted
+/// as base64 text; so also the longest base64 text of one image.
 ///
 /// Source: Google's announcement of 2026-01-12, "Increased file size limits and expanded
 /// inputs support in Gemini API": "we are increasing the maximum payload size for inline data
@@ -184,6 +184,9 @@ pub(crate) static RULES: Rules = Rules {
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(MAX_FILE_BASE64_LEN_PER_REQUEST),
+        // Inline data is limited a request, images and files together
+        // ([`MAX_INLINE_DATA_BASE64_LEN`]): one budget.
+        data_with_images: true,
         pages_per_request: None,
         text_types: &[],
         labelled: false,
@@ -242,7 +245,8 @@ pub const MAX_FILE_BASE64_LEN: usize = 50 * 1024 * 1024;
 
 /// The most base64 text the files of one request may add up to: inline data is limited to
 /// 100 MB a request (<https://ai.google.dev/gemini-api/docs/file-input-methods>), shared with
-/// images, whose own limit counts theirs; the newest files are kept.
+/// images: the request's data limit ([`MAX_INLINE_DATA_BASE64_LEN`], or the one passed in
+/// [`ImageLimits`]) is one budget for its images and files, the newest kept.
 pub const MAX_FILE_BASE64_LEN_PER_REQUEST: usize = 100_000_000;
 
 /// Renders wire messages as the `systemInstruction` and `contents` of a generateContent

@@ -189,6 +189,8 @@ pub(crate) static RULES: Rules = Rules {
         per_file: MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(MAX_FILE_BASE64_LEN),
+        // The vision guide and the file guide each state their own limit.
+        data_with_images: false,
         pages_per_request: None,
         text_types: &[],
         labelled: false,

@@ -130,6 +130,8 @@ pub(crate) static RULES: Rules = Rules {
         per_file: openai::MAX_FILE_BASE64_LEN,
         per_request: None,
         bytes_per_request: Some(openai::MAX_FILE_BASE64_LEN),
+        // OpenAI's guides state the images' limit and the files' apart.
+        data_with_images: false,
         pages_per_request: None,
         text_types: &[],
         labelled: false,
