@@ -171,8 +171,12 @@ pub struct Dialect {
     /// ([`Provider::request`](crate::Provider::request)): `/v1/chat/completions`, or the
     /// server's own.
     pub chat_path: &'static str,
-    /// Whether the reply's `content` may begin with `<think>…</think>`, the reasoning of an
-    /// R1-style model that no reasoning parser took out: read as a `reasoning` block, whole
-    /// and streamed.
+    /// Whether the reply's `content` may carry `<think>…</think>`, the reasoning of an
+    /// R1-style model that no reasoning parser took out: content that begins with `<think>`
+    /// is reasoning up to `</think>`, and so is content with a `</think>` and no `<think>`
+    /// before it (the chat template opened the thinking, as Qwen3's thinking templates do,
+    /// so only `</think>` arrives). Read as a `reasoning` block, whole and streamed alike;
+    /// streamed, content that does not begin with `<think>` is held back until a `</think>`,
+    /// a `<think>` or its end says which it is.
     pub think_tags: bool,
 }

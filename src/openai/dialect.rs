@@ -249,7 +249,10 @@ impl Dialect {
     /// ("Conversation roles must alternate",
     /// <https://github.com/vllm-project/vllm/issues/41114>,
     /// <https://github.com/microsoft/autogen/issues/1037>); without a reasoning parser, R1-style
-    /// models answer with `<think>` tags in `content`.
+    /// models answer with `<think>` tags in `content`, and Qwen3's thinking templates open
+    /// `<think>` themselves, so only `</think>` arrives
+    /// (<https://github.com/vllm-project/vllm/issues/31045>,
+    /// <https://github.com/vllm-project/vllm/issues/22507>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::SystemText};

@@ -49,7 +49,8 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// function call, a content part of `type: "thinking"` (Magistral, `{"thinking": [{"type":
 /// "text", "text"}]}`) is reasoning, DeepSeek's `prompt_cache_hit_tokens` are cache reads.
 /// [`Provider::read_reply`](crate::Provider::read_reply) of a [`Dialect`](crate::Dialect)
-/// with `think_tags` reads `<think>…</think>` at the start of `content` as reasoning.
+/// with `think_tags` reads `<think>…</think>` at the start of `content` as reasoning, and
+/// content up to a `</think>` that no `<think>` opened (the chat template opened it).
 ///
 /// What does not cross: other choices (`n` > 1) and `logprobs` are not content and are left
 /// out. The deprecated `function_call`, a content part or a tool call of a kind the crate
@@ -260,7 +261,7 @@ fn read_content(
     let mut refused = false;
     match content {
         Content::Text(text) if think_tags => {
-            for split in ThinkSplit::whole(&text) {
+            for split in ThinkSplit::whole(content::THINK, &text) {
                 blocks.push(match split {
                     Split::Reasoning(reasoning) => Block::reasoning(reasoning),
                     Split::Text(text) => Block::text(text),

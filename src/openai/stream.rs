@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::content::{Split, ThinkSplit};
+use super::content::{self, Split, ThinkSplit};
 use super::error;
 use super::reply::{read_usage, FINISH_REASONS};
 use crate::provider::Provider;
@@ -64,7 +64,7 @@ pub(crate) fn stream_of(provider: Provider) -> StreamReader {
         provider,
         Box::new(Stream {
             provider: Of(provider),
-            think: think_tags.then(ThinkSplit::default),
+            think: think_tags.then(|| ThinkSplit::new(content::THINK)),
             ..Stream::default()
         }),
     )
