@@ -171,3 +171,46 @@ fn a_closing_tag_is_text_for_a_server_without_think_tags() {
         reads_as(provider, content, &[Block::text(content)]);
     }
 }
+
+#[test]
+fn geminis_endpoint_reads_thought_tags_at_the_start_of_content_as_reasoning() {
+    // (content, blocks): Gemini's OpenAI endpoint asked for thought summaries.
+    let cases: Vec<(&str, Vec<Block>)> = vec![
+        (
+            "<thought>The user wants a number.</thought>Four.",
+            vec![
+                Block::reasoning("The user wants a number."),
+                Block::text("Four."),
+            ],
+        ),
+        (
+            "  <thought>\n**Adding up**\n\nTwo and two.\n</thought>\n\nFour.",
+            vec![
+                Block::reasoning("**Adding up**\n\nTwo and two."),
+                Block::text("Four."),
+            ],
+        ),
+        (
+            "<thought>Cut off before the answer",
+            vec![Block::reasoning("Cut off before the answer")],
+        ),
+        ("Four.", vec![Block::text("Four.")]),
+        // Only the opened form: no template opens Gemini's tags.
+        ("Four. </thought>", vec![Block::text("Four. </thought>")]),
+        (
+            "Say <thought>x</thought> to think.",
+            vec![Block::text("Say <thought>x</thought> to think.")],
+        ),
+        // `<think>` is another dialect's tag.
+        (
+            "<think>x</think>Four.",
+            vec![Block::text("<think>x</think>Four.")],
+        ),
+    ];
+    for (content, blocks) in &cases {
+        reads_as(provider("gemini-openai"), content, blocks);
+    }
+    // The `<think>` dialects keep `<thought>` as text.
+    let content = "<thought>x</thought>Four.";
+    reads_as(provider("vllm"), content, &[Block::text(content)]);
+}

@@ -26,7 +26,13 @@ fn args() -> impl Strategy<Value = String> {
 /// Text with a reasoning tag somewhere, opening or closing, as the dialects with `think_tags`
 /// read it out of `content`.
 fn tagged_text() -> impl Strategy<Value = String> {
-    let tag = prop_oneof![Just("<think>"), Just("</think>"), Just(" \n</think>\n")];
+    let tag = prop_oneof![
+        Just("<think>"),
+        Just("</think>"),
+        Just(" \n</think>\n"),
+        Just("<thought>"),
+        Just("</thought>"),
+    ];
     (records::text(), tag, records::text())
         .prop_map(|(before, tag, after)| format!("{before}{tag}{after}"))
 }

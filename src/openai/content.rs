@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::dialects::ThinkTag;
 use crate::record::Block;
 use crate::reply::{self, field};
 
@@ -26,6 +27,23 @@ pub(super) const THINK: Tags = Tags {
     close: "</think>",
     opened_before: true,
 };
+
+/// Gemini's OpenAI endpoint's thought summaries, `<thought>…</thought>` at the start of
+/// `content`.
+pub(super) const THOUGHT: Tags = Tags {
+    open: "<thought>",
+    close: "</thought>",
+    opened_before: false,
+};
+
+/// The tags of a dialect with `think_tags`, or `None`.
+pub(super) fn tags_of(provider: crate::Provider) -> Option<Tags> {
+    let dialect = provider.dialect().filter(|dialect| dialect.think_tags)?;
+    Some(match dialect.think_tag {
+        ThinkTag::Think => THINK,
+        ThinkTag::Thought => THOUGHT,
+    })
+}
 
 /// Where a [`ThinkSplit`] is in the content.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -377,7 +395,7 @@ pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Split, ThinkSplit, THINK};
+    use super::{Split, ThinkSplit, THINK, THOUGHT};
 
     /// The stream's splits, joined per kind, equal the whole content's, however it is cut.
     #[test]
@@ -397,10 +415,17 @@ mod tests {
             "plain </thin",
             "é </think> ü </think>",
         ];
-        for content in cases {
-            let whole = joined(ThinkSplit::whole(THINK, content));
+        let thought = [
+            "<thought>\nweighing it\n</thought>\n\nNo.",
+            "<thought>unclosed",
+            "<thou",
+            "not opened </thought> No.",
+        ];
+        let cases = cases.map(|content| (THINK, content));
+        for (tags, content) in cases.into_iter().chain(thought.map(|c| (THOUGHT, c))) {
+            let whole = joined(ThinkSplit::whole(tags, content));
             for cut in 1..=content.len().max(1) {
-                let mut split = ThinkSplit::new(THINK);
+                let mut split = ThinkSplit::new(tags);
                 let mut pieces = Vec::new();
                 let mut rest = content;
                 while !rest.is_empty() {
@@ -426,6 +451,10 @@ mod tests {
         assert_eq!(
             ThinkSplit::whole(THINK, "plain <think>"),
             [Split::Text("plain <think>".into())]
+        );
+        assert_eq!(
+            ThinkSplit::whole(THOUGHT, "not opened </thought> No."),
+            [Split::Text("not opened </thought> No.".into())]
         );
         assert_eq!(
             ThinkSplit::whole(THINK, "weighing it\n</think>\n\nNo."),

@@ -1,6 +1,6 @@
 //! The named dialects of OpenAI-compatible servers, each rule with its source.
 
-use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
+use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ThinkTag, ToolImages};
 
 /// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
 const OPENAI_IMAGES: &[&str] = &crate::openai::MEDIA_TYPES;
@@ -30,6 +30,7 @@ impl Dialect {
         stream_usage: true,
         chat_path: "/v1/chat/completions",
         think_tags: false,
+        think_tag: ThinkTag::Think,
     };
 
     /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
@@ -141,10 +142,15 @@ impl Dialect {
     /// <https://github.com/labring/aiproxy/issues/450>): the round echoes it, whole and
     /// streamed. Images in Gemini's formats
     /// (<https://ai.google.dev/gemini-api/docs/openai>, `max_tokens` in its examples).
+    /// Asked for thought summaries (`extra_body.google.thinking_config.include_thoughts`,
+    /// <https://ai.google.dev/gemini-api/docs/openai#thinking>), it writes them into
+    /// `content`, before the answer (<https://github.com/BerriAI/litellm/issues/11188>), in
+    /// `<thought>` tags: read as reasoning.
     ///
     /// ```
-    /// use transcript_replay::Dialect;
+    /// use transcript_replay::{Dialect, dialects::ThinkTag};
     /// assert!(Dialect::GEMINI_OPENAI.image_types.contains(&"image/heic"));
+    /// assert_eq!(Dialect::GEMINI_OPENAI.think_tag, ThinkTag::Thought);
     /// ```
     pub const GEMINI_OPENAI: Dialect = Dialect {
         id: "gemini-openai",
@@ -155,6 +161,8 @@ impl Dialect {
         image_types: &crate::gemini::MEDIA_TYPES,
         file_types: &[],
         stream_usage: false,
+        think_tags: true,
+        think_tag: ThinkTag::Thought,
         ..Dialect::OPENAI
     };
 

@@ -59,12 +59,11 @@ pub fn stream() -> StreamReader {
 
 /// A reader of a streamed reply of a provider of the OpenAI Chat surface, under its dialect.
 pub(crate) fn stream_of(provider: Provider) -> StreamReader {
-    let think_tags = provider.dialect().is_some_and(|dialect| dialect.think_tags);
     StreamReader::sse(
         provider,
         Box::new(Stream {
             provider: Of(provider),
-            think: think_tags.then(|| ThinkSplit::new(content::THINK)),
+            think: content::tags_of(provider).map(ThinkSplit::new),
             ..Stream::default()
         }),
     )
@@ -140,7 +139,7 @@ struct Stream {
     counts: Counts,
     done: bool,
     not_kept: Vec<String>,
-    /// The `<think>` splitter, for a dialect whose models write the tags.
+    /// The splitter of reasoning in tags, for a dialect whose models write them.
     think: Option<ThinkSplit>,
     /// The content as it came, tags and all, for the round.
     raw_content: String,
