@@ -122,7 +122,10 @@ impl Dialect {
     /// loop for Claude and Gemini
     /// (<https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks>,
     /// <https://github.com/RooCodeInc/Roo-Code/issues/9506>): the round echoes it, whole and
-    /// streamed. Its documented output cap is `max_tokens`.
+    /// streamed. Its documented output cap is `max_tokens`. A stream whose upstream provider
+    /// failed mid-way ends in a chunk with `finish_reason: "error"` (and an `error` beside
+    /// it, <https://openrouter.ai/docs/api-reference/streaming>): a `StreamError`, as from
+    /// every server.
     ///
     /// ```
     /// use transcript_replay::Dialect;

@@ -24,7 +24,10 @@ use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
 /// `stream_options.include_usage`, in a last chunk with `choices: []`, and is read whenever it
 /// comes. A chunk with `error` (and no `choices`) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
-/// and so is a stream that ends before `[DONE]`.
+/// and so is a choice that ends with `finish_reason: "error"` (OpenRouter's, when the upstream
+/// provider failed mid-stream, <https://openrouter.ai/docs/api-reference/streaming>: the error
+/// beside it or in it, or a server error when it carries none), and so is a stream that ends
+/// before `[DONE]`.
 ///
 /// Tool-call deltas are matched by their `index`, as OpenAI sends it. Servers compatible with
 /// OpenAI's API send deltas without one (<https://github.com/ollama/ollama/issues/7881>,
@@ -526,6 +529,9 @@ struct Choice {
     delta: Option<ChoiceDelta>,
     #[serde(default)]
     finish_reason: Option<String>,
+    /// The error of a choice that ended with `finish_reason: "error"` (OpenRouter).
+    #[serde(default)]
+    error: Option<Value>,
 }
 
 /// A choice's delta: the pieces of each part of the message.
@@ -706,6 +712,10 @@ impl Events for Stream {
             }
             if let Some(delta) = choice.delta {
                 self.delta(delta, deltas);
+            }
+            if choice.finish_reason.as_deref() == Some("error") {
+                let error = error::finished_in_error(self.provider.0, choice.error.as_ref());
+                return Err(Failure::provider(error));
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;
