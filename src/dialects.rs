@@ -204,4 +204,9 @@ pub struct Dialect {
     /// Which tags hold the reasoning in `content`, when [`think_tags`](Self::think_tags) is
     /// set: `<think>` unless the server writes its own.
     pub think_tag: ThinkTag,
+    /// Error codes a retry may cure though their kind says none would: the model's own slip
+    /// (a malformed tool call the server refused), which the same request, sent again,
+    /// usually does not repeat. An error with one of these codes keeps its kind and its code,
+    /// and is [retryable](crate::ProviderError::is_retryable), read whole or in a stream.
+    pub retryable_codes: &'static [&'static str],
 }

@@ -616,3 +616,31 @@ fn openrouters_finish_reason_error_ends_the_stream_in_a_provider_error_not_a_sto
         }
     }
 }
+
+#[test]
+fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() {
+    // The model wrote a malformed call; asked again, it usually writes a good one.
+    let body = r#"{"error": {"message": "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", "type": "invalid_request_error", "code": "tool_use_failed", "failed_generation": "web_search{\"query\": \"weather\"}</function>"}}"#;
+    let error = provider("groq").read_error(400, body);
+    assert_eq!(error.kind, ErrorKind::InvalidRequest);
+    assert_eq!(error.code(), Some("tool_use_failed"));
+    assert_eq!(error.status(), Some(400));
+    assert!(error.is_retryable());
+    // Streamed, as an error event.
+    let stream = format!("event: error\ndata: {body}\n\n");
+    let streamed = provider("groq")
+        .stream()
+        .feed(stream.as_bytes())
+        .unwrap_err();
+    let streamed_error = streamed.provider_error().unwrap();
+    assert_eq!(streamed_error.code(), Some("tool_use_failed"));
+    assert!(streamed_error.is_retryable());
+    assert!(streamed.is_retryable());
+    // The rule is Groq's dialect's: another server's code of that name keeps its kind's
+    // answer.
+    for other in [Provider::OpenAi, provider("openrouter")] {
+        let error = other.read_error(400, body);
+        assert_eq!(error.code(), Some("tool_use_failed"), "{other:?}");
+        assert!(!error.is_retryable(), "{other:?}");
+    }
+}

@@ -31,6 +31,7 @@ impl Dialect {
         chat_path: "/v1/chat/completions",
         think_tags: false,
         think_tag: ThinkTag::Think,
+        retryable_codes: &[],
     };
 
     /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
@@ -88,17 +89,25 @@ impl Dialect {
     /// so the round leaves them out. Its streamed usage comes in `x_groq.usage`
     /// (<https://github.com/Portkey-AI/gateway/issues/1072>; `stream_options.include_usage`
     /// gives it in OpenAI's place, and is written) and `groq/compound` reports
-    /// `executed_tools`: both are read.
+    /// `executed_tools`: both are read. A tool call the model wrote malformed is a 400
+    /// `tool_use_failed` (`"Failed to call a function. Please adjust your prompt. See
+    /// 'failed_generation' for more details."`,
+    /// <https://github.com/groq/groq-typescript/issues/28>), whole or as a stream's error
+    /// event (<https://github.com/anomalyco/opencode/issues/1018>), which a retry usually
+    /// cures (<https://github.com/pydantic/pydantic-ai/pull/2774>,
+    /// <https://github.com/langchain-ai/langchain/pull/30707>): retryable.
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::RoundReasoning};
     /// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
+    /// assert_eq!(Dialect::GROQ.retryable_codes, ["tool_use_failed"]);
     /// ```
     pub const GROQ: Dialect = Dialect {
         id: "groq",
         name: "Groq",
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
+        retryable_codes: &["tool_use_failed"],
         ..Dialect::OPENAI
     };
 

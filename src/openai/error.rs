@@ -123,7 +123,8 @@ pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> Provi
 /// An error object (`{"message", "type", "code"}`), with the status when there is one. A
 /// numeric `code` where no status came (an error in a stream) says the kind as a status
 /// would: OpenRouter's codes are HTTP statuses
-/// (<https://openrouter.ai/docs/api-reference/errors>).
+/// (<https://openrouter.ai/docs/api-reference/errors>). A code the dialect lists in
+/// [`retryable_codes`](crate::Dialect::retryable_codes) is retryable, whatever its kind.
 fn of_object(provider: Provider, status: Option<u16>, object: &Value) -> ProviderError {
     let text = |value: &Value| value.as_str().map(str::to_owned);
     let code = match object.get("code") {
@@ -152,6 +153,13 @@ fn of_object(provider: Provider, status: Option<u16>, object: &Value) -> Provide
         error.used = error.used.or_else(|| count("n_prompt_tokens"));
         error.limit = error.limit.or_else(|| count("n_ctx"));
     }
+    // A code the server's dialect says a retry may cure.
+    let cured = provider.dialect().is_some_and(|dialect| {
+        error
+            .code()
+            .is_some_and(|code| dialect.retryable_codes.contains(&code))
+    });
+    error.retryable |= cured;
     error
 }
 
