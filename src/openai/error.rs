@@ -167,7 +167,7 @@ fn of_object(provider: Provider, status: Option<u16>, object: &Value) -> Provide
 /// upstream provider fails after the stream began (the HTTP status is already 200,
 /// <https://openrouter.ai/docs/api-reference/streaming>,
 /// <https://openrouter.ai/docs/api-reference/errors>): the error the choice carries, or,
-/// when it carries none, a server error (the provider failed; a retry may not).
+/// when it carries none, a server error (the upstream provider failed; a retry may succeed).
 pub(super) fn finished_in_error(provider: Provider, error: Option<&Value>) -> ProviderError {
     match error {
         Some(object @ Value::Object(_)) => of_object(provider, None, object),
