@@ -78,6 +78,30 @@ pub enum RoundReasoning {
     LeftOut,
 }
 
+/// The tags around the reasoning a model writes in `content`, for a dialect with
+/// [`think_tags`](Dialect::think_tags).
+///
+/// ```
+/// use transcript_replay::{Dialect, dialects::ThinkTag};
+///
+/// assert_eq!(Dialect::VLLM.think_tag, ThinkTag::Think);
+/// assert_eq!(Dialect::GEMINI_OPENAI.think_tag, ThinkTag::Thought);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThinkTag {
+    /// `<think>…</think>` (R1-style models): content that begins with `<think>` is reasoning
+    /// up to `</think>`, and so is content with a `</think>` and no `<think>` before it (the
+    /// chat template opened the thinking, so only `</think>` arrives). Streamed, content
+    /// that does not begin with `<think>` is held back until a `</think>`, a `<think>` or its
+    /// end says which it is.
+    Think,
+    /// `<thought>…</thought>` at the start of `content`, as a server that writes its model's
+    /// thought summaries into the text puts them: content that begins with `<thought>` is
+    /// reasoning up to `</thought>` (or its end); nothing opens the tag before the content
+    /// does, so content that does not begin with it is the answer, as it comes.
+    Thought,
+}
+
 /// The rules of an OpenAI-compatible server, as data: the OpenAI Chat surface
 /// ([`openai`](crate::openai)) with the server's own rules. A [`Provider`] made from one
 /// (`Provider::from(&dialect)`) carries it, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
@@ -171,8 +195,18 @@ pub struct Dialect {
     /// ([`Provider::request`](crate::Provider::request)): `/v1/chat/completions`, or the
     /// server's own.
     pub chat_path: &'static str,
-    /// Whether the reply's `content` may begin with `<think>…</think>`, the reasoning of an
-    /// R1-style model that no reasoning parser took out: read as a `reasoning` block, whole
-    /// and streamed.
+    /// Whether the reply's `content` may carry reasoning between tags, the reasoning of an
+    /// R1-style model that no reasoning parser took out (`<think>…</think>`, which the chat
+    /// template may have opened, as Qwen3's thinking templates do, so only `</think>`
+    /// arrives), or a server's thoughts written into the text: read as a `reasoning` block,
+    /// whole and streamed alike, by the rule of [`think_tag`](Self::think_tag).
     pub think_tags: bool,
+    /// Which tags hold the reasoning in `content`, when [`think_tags`](Self::think_tags) is
+    /// set: `<think>` unless the server writes its own.
+    pub think_tag: ThinkTag,
+    /// Error codes a retry may cure though their kind says none would: the model's own slip
+    /// (a malformed tool call the server refused), which the same request, sent again,
+    /// usually does not repeat. An error with one of these codes keeps its kind and its code,
+    /// and is [retryable](crate::ProviderError::is_retryable), read whole or in a stream.
+    pub retryable_codes: &'static [&'static str],
 }

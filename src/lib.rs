@@ -1,7 +1,7 @@
 //! Replay a conversation's stored record as the messages sent to a model.
 //!
 //! An agent runtime stores one record per conversation: messages made of blocks (text, tool
-//! use, tool result, reasoning, image, file, source). Every surface that talks to a model
+//! use, tool result, reasoning, image, file, source, compaction). Every surface that talks to a model
 //! replays that same record through one pure function, [`replay_messages`], so no surface
 //! holds a version of its own.
 //!

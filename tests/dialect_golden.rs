@@ -4,7 +4,8 @@
 
 use serde_json::{json, Value};
 use transcript_replay::{
-    Block, Dialect, Provider, Reply, StopReason, StoredMessage, Tool, ToolOutput, Turn,
+    errors::ErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, Reply, StopReason,
+    StoredMessage, Tool, ToolOutput, Turn,
 };
 
 /// A 1x1 WEBP (lossless).
@@ -554,4 +555,92 @@ fn the_round_leaves_out_what_only_a_groq_response_carries() {
         json!({"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
                "function": {"name": "look", "arguments": "{}"}}]})
     );
+}
+
+#[test]
+fn openrouters_finish_reason_error_ends_the_stream_in_a_provider_error_not_a_stop() {
+    let begun = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Half"}}]}),
+        json!({"choices": [{"index": 0, "delta": {"content": " an"}}]}),
+    ];
+    // (the last chunk, the error's kind, its code, its message)
+    let cases = [
+        // As OpenRouter's streaming docs show it: the error beside the choices.
+        (
+            json!({"id": "gen-1", "object": "chat.completion.chunk", "provider": "openai",
+                "error": {"code": "server_error", "message": "Provider disconnected unexpectedly"},
+                "choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}]}),
+            ErrorKind::Server,
+            Some("server_error"),
+            "Provider disconnected unexpectedly",
+        ),
+        // The error in the choice, its code an HTTP status.
+        (
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "error",
+                "error": {"code": 502, "message": "Upstream error"}}]}),
+            ErrorKind::Server,
+            Some("502"),
+            "Upstream error",
+        ),
+        // No error at all: the upstream provider failed, and said nothing more.
+        (
+            json!({"choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}]}),
+            ErrorKind::Server,
+            None,
+            "the stream ended with finish_reason \"error\"",
+        ),
+    ];
+    for (last, kind, code, message) in cases {
+        let mut bytes: String = begun
+            .iter()
+            .chain([&last])
+            .map(|event| format!("data: {event}\n\n"))
+            .collect();
+        bytes.push_str("data: [DONE]\n\n");
+        for size in [1, 7, 4096] {
+            let mut reader = provider("openrouter").stream();
+            let error = bytes
+                .as_bytes()
+                .chunks(size)
+                .find_map(|chunk| reader.feed(chunk).err())
+                .unwrap_or_else(|| panic!("{last}: the stream ended normally"));
+            assert_eq!(error.kind(), StreamErrorKind::ProviderError, "{last}");
+            assert_eq!(error.event(), Some(2), "{last}");
+            assert_eq!(error.partial().blocks, [Block::text("Half an")], "{last}");
+            let provider_error = error.provider_error().unwrap();
+            assert_eq!(provider_error.kind, kind, "{last}");
+            assert_eq!(provider_error.code(), code, "{last}");
+            assert_eq!(provider_error.message, message, "{last}");
+            assert!(error.is_retryable(), "{last}");
+            assert_eq!(reader.finish().unwrap_err(), error);
+        }
+    }
+}
+
+#[test]
+fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() {
+    // The model wrote a malformed call; asked again, it usually writes a good one.
+    let body = r#"{"error": {"message": "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", "type": "invalid_request_error", "code": "tool_use_failed", "failed_generation": "web_search{\"query\": \"weather\"}</function>"}}"#;
+    let error = provider("groq").read_error(400, body);
+    assert_eq!(error.kind, ErrorKind::InvalidRequest);
+    assert_eq!(error.code(), Some("tool_use_failed"));
+    assert_eq!(error.status(), Some(400));
+    assert!(error.is_retryable());
+    // Streamed, as an error event.
+    let stream = format!("event: error\ndata: {body}\n\n");
+    let streamed = provider("groq")
+        .stream()
+        .feed(stream.as_bytes())
+        .unwrap_err();
+    let streamed_error = streamed.provider_error().unwrap();
+    assert_eq!(streamed_error.code(), Some("tool_use_failed"));
+    assert!(streamed_error.is_retryable());
+    assert!(streamed.is_retryable());
+    // The rule is Groq's dialect's: another server's code of that name keeps its kind's
+    // answer.
+    for other in [Provider::OpenAi, provider("openrouter")] {
+        let error = other.read_error(400, body);
+        assert_eq!(error.code(), Some("tool_use_failed"), "{other:?}");
+        assert!(!error.is_retryable(), "{other:?}");
+    }
 }

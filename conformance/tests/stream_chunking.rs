@@ -23,9 +23,24 @@ fn args() -> impl Strategy<Value = String> {
     })
 }
 
+/// Text with a reasoning tag somewhere, opening or closing, as the dialects with `think_tags`
+/// read it out of `content`.
+fn tagged_text() -> impl Strategy<Value = String> {
+    let tag = prop_oneof![
+        Just("<think>"),
+        Just("</think>"),
+        Just(" \n</think>\n"),
+        Just("<thought>"),
+        Just("</thought>"),
+    ];
+    (records::text(), tag, records::text())
+        .prop_map(|(before, tag, after)| format!("{before}{tag}{after}"))
+}
+
 fn item() -> impl Strategy<Value = Item> {
     prop_oneof![
         records::text().prop_map(Item::Text),
+        tagged_text().prop_map(Item::Text),
         records::text().prop_map(Item::Reasoning),
         ("[a-z]{1,6}", "[a-z_]{1,10}", args()).prop_map(|(id, name, args)| Item::Call {
             id: format!("call_{id}"),

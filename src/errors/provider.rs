@@ -146,8 +146,10 @@ pub struct ProviderError {
     /// [`is_retryable`](ErrorKind::is_retryable), except for a rate limit that says the one
     /// request is more than the limit allows (OpenAI's `Request too large for gpt-4o ... on
     /// tokens per min (TPM): Limit 30000, Requested 31538. The input or output tokens must be
-    /// reduced`, <https://github.com/TheR1D/shell_gpt/issues/653>), which no wait helps, and
-    /// except where the response's `x-should-retry` header says otherwise
+    /// reduced`, <https://github.com/TheR1D/shell_gpt/issues/653>), which no wait helps,
+    /// except for a code the server's dialect lists as one a retry may cure
+    /// ([`Dialect::retryable_codes`](crate::Dialect::retryable_codes)), and except where the
+    /// response's `x-should-retry` header says otherwise
     /// ([`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers)).
     pub retryable: bool,
     /// The provider's message, as it sent it (for a body that is not JSON, its first 256

@@ -4,39 +4,82 @@
 
 use serde_json::Value;
 
+use crate::dialects::ThinkTag;
 use crate::record::Block;
 use crate::reply::{self, field};
 
-/// The opening and closing tags of an R1-style model's reasoning inside `content`.
-const OPEN: &str = "<think>";
-const CLOSE: &str = "</think>";
+/// The tags of reasoning inside `content`, and whether the content may begin inside them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Tags {
+    open: &'static str,
+    close: &'static str,
+    /// Whether a chat template may have opened the tag already, so that only the closing tag
+    /// arrives.
+    opened_before: bool,
+}
+
+/// R1-style models' `<think>…</think>`, which a chat template may open itself: Qwen3's
+/// thinking templates end the prompt with `<think>`, so the reply carries only `</think>`
+/// (<https://github.com/vllm-project/vllm/issues/31045>,
+/// <https://github.com/vllm-project/vllm/issues/22507>).
+pub(super) const THINK: Tags = Tags {
+    open: "<think>",
+    close: "</think>",
+    opened_before: true,
+};
+
+/// Gemini's OpenAI endpoint's thought summaries, `<thought>…</thought>` at the start of
+/// `content`.
+pub(super) const THOUGHT: Tags = Tags {
+    open: "<thought>",
+    close: "</thought>",
+    opened_before: false,
+};
+
+/// The tags of a dialect with `think_tags`, or `None`.
+pub(super) fn tags_of(provider: crate::Provider) -> Option<Tags> {
+    let dialect = provider.dialect().filter(|dialect| dialect.think_tags)?;
+    Some(match dialect.think_tag {
+        ThinkTag::Think => THINK,
+        ThinkTag::Thought => THOUGHT,
+    })
+}
 
 /// Where a [`ThinkSplit`] is in the content.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// Nothing but white space yet: the content may still open with `<think>`.
+    /// Nothing but white space yet: the content may still open with the tag.
     #[default]
     Start,
+    /// Content that did not open with the tag, whose tag a template may have opened: held
+    /// back until a closing tag (reasoning up to it), an opening tag or the end (the
+    /// answer) says which it is. `scanned` bytes of it hold neither tag.
+    Opened { scanned: usize },
     /// Inside the tags; `started` once the reasoning has shown a character that is not white
     /// space.
     Thinking { started: bool },
-    /// After `</think>`: white space before the answer is left out.
+    /// After the closing tag: white space before the answer is left out.
     After,
     /// The answer, as it comes.
     Text,
 }
 
-/// Splits `content` that may begin with `<think>…</think>` (R1-style models on servers that
-/// parse no reasoning) into the reasoning and the answer, as pieces come: the one rule the
-/// whole-reply reader (which feeds it the whole content at once) and the stream reader share,
-/// so both store the same blocks.
+/// Splits `content` that may hold reasoning in tags (R1-style models on servers that parse no
+/// reasoning) into the reasoning and the answer, as pieces come: the one rule the whole-reply
+/// reader (which feeds it the whole content at once) and the stream reader share, so both
+/// store the same blocks.
 ///
-/// The rule: content whose first characters other than white space are `<think>` is
-/// reasoning up to `</think>` (or to its end, when the tag never closes), without the white
-/// space at its ends; what follows, less its leading white space, is the answer. Any other
-/// content is the answer, unchanged.
-#[derive(Debug, Default)]
+/// The rule: content whose first characters other than white space are the opening tag is
+/// reasoning up to the closing tag (or to its end, when the tag never closes), without the
+/// white space at its ends; what follows, less its leading white space, is the answer. For
+/// tags a template may have opened, content with a closing tag and no opening tag before it
+/// is reasoning up to that closing tag, trimmed the same way. Any other content is the
+/// answer, unchanged. Streamed, content that does not open with the tag but whose tag a
+/// template may have opened is held back until a closing tag, an opening tag or its end
+/// decides.
+#[derive(Debug)]
 pub(super) struct ThinkSplit {
+    tags: Tags,
     state: State,
     pending: String,
 }
@@ -49,21 +92,64 @@ pub(super) enum Split {
 }
 
 impl ThinkSplit {
+    /// A splitter of content by these tags.
+    pub(super) fn new(tags: Tags) -> Self {
+        ThinkSplit {
+            tags,
+            state: State::Start,
+            pending: String::new(),
+        }
+    }
+
     /// Takes a piece of the content; gives what is decided.
     pub(super) fn push(&mut self, piece: &str) -> Vec<Split> {
         self.pending.push_str(piece);
+        let Tags { open, close, .. } = self.tags;
         let mut out = Vec::new();
         loop {
             match self.state {
                 State::Start => {
                     let trimmed = self.pending.trim_start();
-                    if let Some(rest) = trimmed.strip_prefix(OPEN) {
+                    if let Some(rest) = trimmed.strip_prefix(open) {
                         self.pending = rest.to_owned();
                         self.state = State::Thinking { started: false };
-                    } else if OPEN.starts_with(trimmed) {
+                    } else if open.starts_with(trimmed) {
                         return out;
+                    } else if self.tags.opened_before {
+                        self.state = State::Opened { scanned: 0 };
                     } else {
                         self.state = State::Text;
+                    }
+                }
+                State::Opened { scanned } => {
+                    // Where a tag may start that was not whole when last looked at.
+                    let mut from = scanned.saturating_sub(open.len().max(close.len()));
+                    while !self.pending.is_char_boundary(from) {
+                        from -= 1;
+                    }
+                    let tail = self.pending.get(from..).unwrap_or_default();
+                    let closed = tail.find(close).map(|at| at + from);
+                    let opened = tail.find(open).map(|at| at + from);
+                    // A closing tag with no opening one before it ends the reasoning.
+                    let end = match (closed, opened) {
+                        (Some(at), Some(opened)) if opened < at => None,
+                        (closed, _) => closed,
+                    };
+                    match (end, opened) {
+                        (Some(at), _) => {
+                            let rest = self.pending.split_off(at);
+                            let reasoning = std::mem::take(&mut self.pending);
+                            push_split(&mut out, Split::Reasoning(reasoning.trim().to_owned()));
+                            self.pending = rest.get(close.len()..).unwrap_or_default().to_owned();
+                            self.state = State::After;
+                        }
+                        (None, Some(_)) => self.state = State::Text,
+                        (None, None) => {
+                            self.state = State::Opened {
+                                scanned: self.pending.len(),
+                            };
+                            return out;
+                        }
                     }
                 }
                 State::Thinking { started } => {
@@ -77,16 +163,16 @@ impl ThinkSplit {
                         }
                         self.state = State::Thinking { started: true };
                     }
-                    if let Some(at) = self.pending.find(CLOSE) {
+                    if let Some(at) = self.pending.find(close) {
                         let rest = self.pending.split_off(at);
                         let reasoning = std::mem::take(&mut self.pending);
                         push_split(&mut out, Split::Reasoning(reasoning.trim_end().to_owned()));
-                        self.pending = rest.get(CLOSE.len()..).unwrap_or_default().to_owned();
+                        self.pending = rest.get(close.len()..).unwrap_or_default().to_owned();
                         self.state = State::After;
                         continue;
                     }
                     // Keep back what may be white space before the closing tag, or its start.
-                    let keep = held_back(&self.pending);
+                    let keep = held_back(&self.pending, close);
                     let kept = self.pending.split_off(self.pending.len() - keep);
                     let reasoning = std::mem::replace(&mut self.pending, kept);
                     push_split(&mut out, Split::Reasoning(reasoning));
@@ -117,8 +203,11 @@ impl ThinkSplit {
         let mut out = Vec::new();
         // Whatever comes after is the answer, as it comes.
         match std::mem::replace(&mut self.state, State::Text) {
-            // Content that is only the start of `<think>`, or white space: the answer.
-            State::Start | State::Text => push_split(&mut out, Split::Text(pending)),
+            // Content that is only the start of the opening tag, or white space, or that no
+            // closing tag ended: the answer.
+            State::Start | State::Opened { .. } | State::Text => {
+                push_split(&mut out, Split::Text(pending));
+            }
             State::Thinking { .. } => {
                 push_split(&mut out, Split::Reasoning(pending.trim_end().to_owned()));
             }
@@ -128,8 +217,8 @@ impl ThinkSplit {
     }
 
     /// Splits whole content at once.
-    pub(super) fn whole(content: &str) -> Vec<Split> {
-        let mut split = ThinkSplit::default();
+    pub(super) fn whole(tags: Tags, content: &str) -> Vec<Split> {
+        let mut split = ThinkSplit::new(tags);
         let mut out = split.push(content);
         out.extend(split.finish());
         out
@@ -143,13 +232,13 @@ fn push_split(out: &mut Vec<Split>, split: Split) {
     }
 }
 
-/// How many bytes at the end of reasoning may be white space before `</think>` or the start of
-/// the tag itself, and so cannot be given yet.
-fn held_back(pending: &str) -> usize {
-    let partial_tag = (1..CLOSE.len())
+/// How many bytes at the end of reasoning may be white space before the closing tag or the
+/// start of the tag itself, and so cannot be given yet.
+fn held_back(pending: &str, close: &str) -> usize {
+    let partial_tag = (1..close.len())
         .rev()
         .find(|&len| {
-            CLOSE
+            close
                 .get(..len)
                 .is_some_and(|prefix| pending.ends_with(prefix))
         })
@@ -306,7 +395,7 @@ pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Split, ThinkSplit};
+    use super::{Split, ThinkSplit, THINK, THOUGHT};
 
     /// The stream's splits, joined per kind, equal the whole content's, however it is cut.
     #[test]
@@ -320,11 +409,23 @@ mod tests {
             "<think></think>",
             "<think>a </thi nk> b</think> c",
             "",
+            "opened by the template\n</think>\n\nNo.",
+            "</think>",
+            "a </thi nk> b</think> c",
+            "plain </thin",
+            "é </think> ü </think>",
         ];
-        for content in cases {
-            let whole = joined(ThinkSplit::whole(content));
+        let thought = [
+            "<thought>\nweighing it\n</thought>\n\nNo.",
+            "<thought>unclosed",
+            "<thou",
+            "not opened </thought> No.",
+        ];
+        let cases = cases.map(|content| (THINK, content));
+        for (tags, content) in cases.into_iter().chain(thought.map(|c| (THOUGHT, c))) {
+            let whole = joined(ThinkSplit::whole(tags, content));
             for cut in 1..=content.len().max(1) {
-                let mut split = ThinkSplit::default();
+                let mut split = ThinkSplit::new(tags);
                 let mut pieces = Vec::new();
                 let mut rest = content;
                 while !rest.is_empty() {
@@ -341,15 +442,26 @@ mod tests {
             }
         }
         assert_eq!(
-            ThinkSplit::whole("<think>\nweighing it\n</think>\n\nNo."),
+            ThinkSplit::whole(THINK, "<think>\nweighing it\n</think>\n\nNo."),
             [
                 Split::Reasoning("weighing it".into()),
                 Split::Text("No.".into())
             ]
         );
         assert_eq!(
-            ThinkSplit::whole("plain <think>"),
+            ThinkSplit::whole(THINK, "plain <think>"),
             [Split::Text("plain <think>".into())]
+        );
+        assert_eq!(
+            ThinkSplit::whole(THOUGHT, "not opened </thought> No."),
+            [Split::Text("not opened </thought> No.".into())]
+        );
+        assert_eq!(
+            ThinkSplit::whole(THINK, "weighing it\n</think>\n\nNo."),
+            [
+                Split::Reasoning("weighing it".into()),
+                Split::Text("No.".into())
+            ]
         );
     }
 

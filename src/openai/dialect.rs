@@ -1,6 +1,6 @@
 //! The named dialects of OpenAI-compatible servers, each rule with its source.
 
-use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
+use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ThinkTag, ToolImages};
 
 /// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
 const OPENAI_IMAGES: &[&str] = &crate::openai::MEDIA_TYPES;
@@ -30,6 +30,8 @@ impl Dialect {
         stream_usage: true,
         chat_path: "/v1/chat/completions",
         think_tags: false,
+        think_tag: ThinkTag::Think,
+        retryable_codes: &[],
     };
 
     /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
@@ -87,17 +89,25 @@ impl Dialect {
     /// so the round leaves them out. Its streamed usage comes in `x_groq.usage`
     /// (<https://github.com/Portkey-AI/gateway/issues/1072>; `stream_options.include_usage`
     /// gives it in OpenAI's place, and is written) and `groq/compound` reports
-    /// `executed_tools`: both are read.
+    /// `executed_tools`: both are read. A tool call the model wrote malformed is a 400
+    /// `tool_use_failed` (`"Failed to call a function. Please adjust your prompt. See
+    /// 'failed_generation' for more details."`,
+    /// <https://github.com/groq/groq-typescript/issues/28>), whole or as a stream's error
+    /// event (<https://github.com/anomalyco/opencode/issues/1018>), which a retry usually
+    /// cures (<https://github.com/pydantic/pydantic-ai/pull/2774>,
+    /// <https://github.com/langchain-ai/langchain/pull/30707>): retryable.
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::RoundReasoning};
     /// assert_eq!(Dialect::GROQ.round_reasoning, RoundReasoning::LeftOut);
+    /// assert_eq!(Dialect::GROQ.retryable_codes, ["tool_use_failed"]);
     /// ```
     pub const GROQ: Dialect = Dialect {
         id: "groq",
         name: "Groq",
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
+        retryable_codes: &["tool_use_failed"],
         ..Dialect::OPENAI
     };
 
@@ -121,7 +131,10 @@ impl Dialect {
     /// loop for Claude and Gemini
     /// (<https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks>,
     /// <https://github.com/RooCodeInc/Roo-Code/issues/9506>): the round echoes it, whole and
-    /// streamed. Its documented output cap is `max_tokens`.
+    /// streamed. Its documented output cap is `max_tokens`. A stream whose upstream provider
+    /// failed mid-way ends in a chunk with `finish_reason: "error"` (and an `error` beside
+    /// it, <https://openrouter.ai/docs/api-reference/streaming>): a `StreamError`, as from
+    /// every server.
     ///
     /// ```
     /// use transcript_replay::Dialect;
@@ -141,10 +154,15 @@ impl Dialect {
     /// <https://github.com/labring/aiproxy/issues/450>): the round echoes it, whole and
     /// streamed. Images in Gemini's formats
     /// (<https://ai.google.dev/gemini-api/docs/openai>, `max_tokens` in its examples).
+    /// Asked for thought summaries (`extra_body.google.thinking_config.include_thoughts`,
+    /// <https://ai.google.dev/gemini-api/docs/openai#thinking>), it writes them into
+    /// `content`, before the answer (<https://github.com/BerriAI/litellm/issues/11188>), in
+    /// `<thought>` tags: read as reasoning.
     ///
     /// ```
-    /// use transcript_replay::Dialect;
+    /// use transcript_replay::{Dialect, dialects::ThinkTag};
     /// assert!(Dialect::GEMINI_OPENAI.image_types.contains(&"image/heic"));
+    /// assert_eq!(Dialect::GEMINI_OPENAI.think_tag, ThinkTag::Thought);
     /// ```
     pub const GEMINI_OPENAI: Dialect = Dialect {
         id: "gemini-openai",
@@ -155,6 +173,8 @@ impl Dialect {
         image_types: &crate::gemini::MEDIA_TYPES,
         file_types: &[],
         stream_usage: false,
+        think_tags: true,
+        think_tag: ThinkTag::Thought,
         ..Dialect::OPENAI
     };
 
@@ -249,7 +269,10 @@ impl Dialect {
     /// ("Conversation roles must alternate",
     /// <https://github.com/vllm-project/vllm/issues/41114>,
     /// <https://github.com/microsoft/autogen/issues/1037>); without a reasoning parser, R1-style
-    /// models answer with `<think>` tags in `content`.
+    /// models answer with `<think>` tags in `content`, and Qwen3's thinking templates open
+    /// `<think>` themselves, so only `</think>` arrives
+    /// (<https://github.com/vllm-project/vllm/issues/31045>,
+    /// <https://github.com/vllm-project/vllm/issues/22507>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::SystemText};

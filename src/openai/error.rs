@@ -1,6 +1,8 @@
 //! Reading an OpenAI error response, or an error in a stream, into a [`ProviderError`]: Chat
 //! Completions and Responses share the shape.
 
+use serde_json::Value;
+
 use crate::errors::provider::{ErrorKind, ProviderError};
 use crate::provider::Provider;
 
@@ -56,47 +58,23 @@ pub fn read_error(status: u16, body: &str) -> ProviderError {
 
 /// An error of either OpenAI surface: a response body, or an error in a stream.
 pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> ProviderError {
-    use serde_json::Value;
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return ProviderError::of_status(provider, status, body);
     };
     let text = |value: &Value| value.as_str().map(str::to_owned);
-    let code = |object: &Value| match object.get("code") {
-        Some(Value::String(code)) => Some(code.clone()),
-        Some(Value::Number(code)) => Some(code.to_string()),
-        Some(_) | None => None,
-    };
-    let of_object = |object: &Value| {
-        let mut error = from_parts(
-            provider,
-            status,
-            code(object),
-            object.get("type").and_then(text),
-            object.get("message").and_then(text),
-        );
-        // llama.cpp's server gives the counts beside its text: `"type":
-        // "exceed_context_size_error", "n_prompt_tokens": 14429, "n_ctx": 8192`
-        // (<https://github.com/ggml-org/llama.cpp/pull/15780>).
-        if error.kind == ErrorKind::ContextWindowExceeded {
-            let count = |name: &str| object.get(name).and_then(Value::as_u64);
-            error.used = error.used.or_else(|| count("n_prompt_tokens"));
-            error.limit = error.limit.or_else(|| count("n_ctx"));
-        }
-        error
-    };
     match (
         value.get("error"),
         value.get("message"),
         value.get("detail"),
     ) {
         // OpenAI's `{"error": {"message", "type", "code"}}`.
-        (Some(error @ Value::Object(_)), _, _) => of_object(error),
+        (Some(error @ Value::Object(_)), _, _) => of_object(provider, status, error),
         // Ollama's `{"error": "model \"x\" not found"}`.
         (Some(Value::String(message)), _, _) => {
             from_parts(provider, status, None, None, Some(message.clone()))
         }
         // Mistral's and vLLM's `{"object": "error", "message", "type", "code"}`.
-        (_, Some(Value::String(_)), _) => of_object(&value),
+        (_, Some(Value::String(_)), _) => of_object(provider, status, &value),
         // A validation error of FastAPI servers (Mistral's 422 `extra_forbidden`):
         // `{"detail": [{"type", "loc", "msg"}]}`, or `{"detail": "..."}`.
         (_, _, Some(detail)) => {
@@ -142,10 +120,84 @@ pub(crate) fn read(provider: Provider, status: Option<u16>, body: &str) -> Provi
     }
 }
 
+/// An error object (`{"message", "type", "code"}`), with the status when there is one. A
+/// numeric `code` where no status came (an error in a stream) says the kind as a status
+/// would: OpenRouter's codes are HTTP statuses
+/// (<https://openrouter.ai/docs/api-reference/errors>). A code the dialect lists in
+/// [`retryable_codes`](crate::Dialect::retryable_codes) is retryable, whatever its kind.
+fn of_object(provider: Provider, status: Option<u16>, object: &Value) -> ProviderError {
+    let text = |value: &Value| value.as_str().map(str::to_owned);
+    let code = match object.get("code") {
+        Some(Value::String(code)) => Some(code.clone()),
+        Some(Value::Number(code)) => Some(code.to_string()),
+        Some(_) | None => None,
+    };
+    let numeric = object
+        .get("code")
+        .and_then(Value::as_u64)
+        .and_then(|code| u16::try_from(code).ok())
+        .filter(|code| (400..=599).contains(code));
+    let mut error = error_of(
+        provider,
+        status,
+        status.or(numeric),
+        code,
+        object.get("type").and_then(text),
+        object.get("message").and_then(text),
+    );
+    // llama.cpp's server gives the counts beside its text: `"type":
+    // "exceed_context_size_error", "n_prompt_tokens": 14429, "n_ctx": 8192`
+    // (<https://github.com/ggml-org/llama.cpp/pull/15780>).
+    if error.kind == ErrorKind::ContextWindowExceeded {
+        let count = |name: &str| object.get(name).and_then(Value::as_u64);
+        error.used = error.used.or_else(|| count("n_prompt_tokens"));
+        error.limit = error.limit.or_else(|| count("n_ctx"));
+    }
+    // A code the server's dialect says a retry may cure.
+    let cured = provider.dialect().is_some_and(|dialect| {
+        error
+            .code()
+            .is_some_and(|code| dialect.retryable_codes.contains(&code))
+    });
+    error.retryable |= cured;
+    error
+}
+
+/// A stream whose choice ended with `finish_reason: "error"`, as OpenRouter ends one when the
+/// upstream provider fails after the stream began (the HTTP status is already 200,
+/// <https://openrouter.ai/docs/api-reference/streaming>,
+/// <https://openrouter.ai/docs/api-reference/errors>): the error the choice carries, or,
+/// when it carries none, a server error (the upstream provider failed; a retry may succeed).
+pub(super) fn finished_in_error(provider: Provider, error: Option<&Value>) -> ProviderError {
+    match error {
+        Some(object @ Value::Object(_)) => of_object(provider, None, object),
+        Some(_) | None => ProviderError::new(
+            provider,
+            None,
+            ErrorKind::Server,
+            None,
+            "the stream ended with finish_reason \"error\"".to_owned(),
+        ),
+    }
+}
+
 /// The error of a code, a type and a message, with the status when there is one.
 pub(crate) fn from_parts(
     provider: Provider,
     status: Option<u16>,
+    code: Option<String>,
+    kind: Option<String>,
+    message: Option<String>,
+) -> ProviderError {
+    error_of(provider, status, status, code, kind, message)
+}
+
+/// The error of a code, a type and a message, with the status when there is one, and the kind
+/// found as [`from_parts`] finds it, by the status `kind_status` where the code says none.
+fn error_of(
+    provider: Provider,
+    status: Option<u16>,
+    kind_status: Option<u16>,
     code: Option<String>,
     kind: Option<String>,
     message: Option<String>,
@@ -158,7 +210,7 @@ pub(crate) fn from_parts(
                 .map(|&(_, kind)| kind)
         })
     };
-    let by_status = ErrorKind::of_status(status);
+    let by_status = ErrorKind::of_status(kind_status);
     let error_kind = find(&CODES, code.as_deref())
         .or((by_status != ErrorKind::Other).then_some(by_status))
         .or_else(|| find(&TYPES, kind.as_deref()))

@@ -49,7 +49,9 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// function call, a content part of `type: "thinking"` (Magistral, `{"thinking": [{"type":
 /// "text", "text"}]}`) is reasoning, DeepSeek's `prompt_cache_hit_tokens` are cache reads.
 /// [`Provider::read_reply`](crate::Provider::read_reply) of a [`Dialect`](crate::Dialect)
-/// with `think_tags` reads `<think>…</think>` at the start of `content` as reasoning.
+/// with `think_tags` reads `<think>…</think>` at the start of `content` as reasoning, and
+/// content up to a `</think>` that no `<think>` opened (the chat template opened it); or the
+/// dialect's own tags ([`ThinkTag`](crate::dialects::ThinkTag)).
 ///
 /// What does not cross: other choices (`n` > 1) and `logprobs` are not content and are left
 /// out. The deprecated `function_call`, a content part or a tool call of a kind the crate
@@ -133,7 +135,7 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         data: Option<String>,
     }
 
-    let think_tags = provider.dialect().is_some_and(|dialect| dialect.think_tags);
+    let think_tags = content::tags_of(provider);
     let at = At::body(provider, body)?;
     let response: Response<'_> = at.read()?;
     let choices_at = at.child(response.choices, "choices");
@@ -240,12 +242,12 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         .not_keeping(not_kept))
 }
 
-/// `content`: a string (split at `<think>` tags for a dialect that has them), null, or (from
+/// `content`: a string (split at reasoning tags for a dialect that has them), null, or (from
 /// some compatible servers) an array of text and thinking parts; whether any of them is a
 /// refusal.
 fn read_content(
     at: &At<'_>,
-    think_tags: bool,
+    think_tags: Option<content::Tags>,
     blocks: &mut Vec<Block>,
     not_kept: &mut Vec<String>,
 ) -> Result<bool, ReplyError> {
@@ -274,15 +276,17 @@ fn read_content(
     };
     let mut refused = false;
     match content {
-        Content::Text(text) if think_tags => {
-            for split in ThinkSplit::whole(&text) {
-                blocks.push(match split {
-                    Split::Reasoning(reasoning) => Block::reasoning(reasoning),
-                    Split::Text(text) => Block::text(text),
-                });
+        Content::Text(text) => match think_tags {
+            Some(tags) => {
+                for split in ThinkSplit::whole(tags, &text) {
+                    blocks.push(match split {
+                        Split::Reasoning(reasoning) => Block::reasoning(reasoning),
+                        Split::Text(text) => Block::text(text),
+                    });
+                }
             }
-        }
-        Content::Text(text) => blocks.push(Block::text(text)),
+            None => blocks.push(Block::text(text)),
+        },
         Content::Parts(parts) => {
             for (index, &raw) in parts.iter().enumerate() {
                 let part_at = at.child(raw, format_args!("[{index}]"));

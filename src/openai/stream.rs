@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::content::{Split, ThinkSplit};
+use super::content::{self, Split, ThinkSplit};
 use super::error;
 use super::reply::{read_usage, FINISH_REASONS};
 use crate::provider::Provider;
@@ -24,7 +24,10 @@ use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
 /// `stream_options.include_usage`, in a last chunk with `choices: []`, and is read whenever it
 /// comes. A chunk with `error` (and no `choices`) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
-/// and so is a stream that ends before `[DONE]`.
+/// and so is a choice that ends with `finish_reason: "error"` (OpenRouter's, when the upstream
+/// provider failed mid-stream, <https://openrouter.ai/docs/api-reference/streaming>: the error
+/// beside it or in it, or a server error when it carries none), and so is a stream that ends
+/// before `[DONE]`.
 ///
 /// Tool-call deltas are matched by their `index`, as OpenAI sends it. Servers compatible with
 /// OpenAI's API send deltas without one (<https://github.com/ollama/ollama/issues/7881>,
@@ -59,12 +62,11 @@ pub fn stream() -> StreamReader {
 
 /// A reader of a streamed reply of a provider of the OpenAI Chat surface, under its dialect.
 pub(crate) fn stream_of(provider: Provider) -> StreamReader {
-    let think_tags = provider.dialect().is_some_and(|dialect| dialect.think_tags);
     StreamReader::sse(
         provider,
         Box::new(Stream {
             provider: Of(provider),
-            think: think_tags.then(ThinkSplit::default),
+            think: content::tags_of(provider).map(ThinkSplit::new),
             ..Stream::default()
         }),
     )
@@ -141,7 +143,7 @@ struct Stream {
     counts: Counts,
     done: bool,
     not_kept: Vec<String>,
-    /// The `<think>` splitter, for a dialect whose models write the tags.
+    /// The splitter of reasoning in tags, for a dialect whose models write them.
     think: Option<ThinkSplit>,
     /// The content as it came, tags and all, for the round.
     raw_content: String,
@@ -528,6 +530,9 @@ struct Choice {
     delta: Option<ChoiceDelta>,
     #[serde(default)]
     finish_reason: Option<String>,
+    /// The error of a choice that ended with `finish_reason: "error"` (OpenRouter).
+    #[serde(default)]
+    error: Option<Value>,
 }
 
 /// A choice's delta: the pieces of each part of the message.
@@ -724,6 +729,10 @@ impl Events for Stream {
             }
             if let Some(delta) = choice.delta {
                 self.delta(delta, deltas);
+            }
+            if choice.finish_reason.as_deref() == Some("error") {
+                let error = error::finished_in_error(self.provider.0, choice.error.as_ref());
+                return Err(Failure::provider(error));
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;
