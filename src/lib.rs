@@ -1,9 +1,9 @@
 //! Replay a conversation's stored record as the messages sent to a model.
 //!
 //! An agent runtime stores one record per conversation: messages made of blocks (text, tool
-//! use, tool result, reasoning, image, file, source, compaction). Every surface that talks to a model
-//! replays that same record through one pure function, [`replay_messages`], so no surface
-//! holds a version of its own.
+//! use, tool result, reasoning, image, file, source, compaction). Every surface that talks to
+//! a model replays that same record through one pure function, [`replay_messages`], so no
+//! surface holds a version of its own.
 //!
 //! - **Each block has exactly one prose form**, so what a turn learned by doing survives into
 //!   the next turn: `Tool use: name(input)`, `Result (name): output`, `[Reasoning]: ...`.
