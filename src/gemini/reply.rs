@@ -525,6 +525,33 @@ pub(super) enum Added<'b> {
 }
 
 impl Parts {
+    /// More arguments of the call whose arguments stream: its input, as the arguments so far
+    /// make it.
+    fn add_arguments(&mut self, args: Vec<PartialArg>) {
+        if let Some((index, arguments)) = self.streamed.as_mut() {
+            arguments.add(args);
+            if let Some(Block::ToolUse { input, .. }) = self.blocks.get_mut(*index) {
+                *input = ToolInput::json_unchecked(arguments.json());
+            }
+        }
+    }
+
+    /// The input of the call whose arguments stream, as the arguments so far make it.
+    pub(super) fn streamed_input(&self) -> Option<&str> {
+        let (index, _) = self.streamed.as_ref()?;
+        match self.blocks.get(*index)? {
+            Block::ToolUse { input, .. } => Some(input.as_str()),
+            Block::Text { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
+        }
+    }
+
     pub(super) fn push(&mut self, part: Part) -> Added<'_> {
         let sealed = std::mem::replace(&mut self.sealed, false);
         match part {
@@ -619,15 +646,9 @@ impl Parts {
                 self.sealed = sealed;
                 Added::Other
             }
-            // The call's input, as the arguments so far make it.
             Part::CallArguments(args) => {
                 self.sealed = sealed;
-                if let Some((index, arguments)) = self.streamed.as_mut() {
-                    arguments.add(args);
-                    if let Some(Block::ToolUse { input, .. }) = self.blocks.get_mut(*index) {
-                        *input = ToolInput::json_unchecked(arguments.json());
-                    }
-                }
+                self.add_arguments(args);
                 Added::Other
             }
             Part::Code(input) => {

@@ -11,7 +11,7 @@ use super::reply::{
     FINISH_REASONS,
 };
 use crate::provider::Provider;
-use crate::record::{Block, Role, StoredMessage};
+use crate::record::{Role, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
 use crate::stream::{Delta, Events, Failure, Frame, StreamReader};
@@ -138,22 +138,7 @@ impl Stream {
         let Some(at) = self.streamed else {
             return;
         };
-        let input = self
-            .parts
-            .blocks
-            .iter()
-            .rev()
-            .find_map(|block| match block {
-                Block::ToolUse { input, .. } => Some(input.as_str().to_owned()),
-                Block::Text { .. }
-                | Block::ToolResult { .. }
-                | Block::Reasoning { .. }
-                | Block::Image { .. }
-                | Block::File { .. }
-                | Block::Source { .. }
-                | Block::Compaction { .. }
-                | Block::Unknown { .. } => None,
-            });
+        let input = self.parts.streamed_input().map(str::to_owned);
         let Some(Native::Raw(raw)) = self.native.get(at) else {
             return;
         };

@@ -179,28 +179,8 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
             audio.data.as_deref().unwrap_or_default(),
         ));
     }
-    // The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
-    // `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
-    // "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
-    // that is no such object is the marker, where the message has it.
     if let Some(call) = message.function_call.filter(|value| value.get() != "null") {
-        #[derive(Deserialize)]
-        struct FunctionCall {
-            name: String,
-            #[serde(default)]
-            arguments: Option<String>,
-        }
-        match serde_json::from_str::<FunctionCall>(call.get()) {
-            Ok(call) => blocks.push(Block::tool_use(
-                crate::reply::made_id(0, usize::MAX / 2),
-                call.name,
-                ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
-            )),
-            Err(_) => {
-                not_kept.push("function_call".to_owned());
-                blocks.push(Block::text(marker::not_kept(provider, "function_call")));
-            }
-        }
+        blocks.push(function_call(call, provider, &mut not_kept));
     }
     if let Some(refusal) = message.refusal {
         refused = true;
@@ -414,4 +394,34 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
             .and_then(|details| details.cached_tokens)
             .or(usage.prompt_cache_hit_tokens),
     })
+}
+
+/// The id made for the deprecated single call, which comes without one; the stream's reader
+/// makes the same.
+pub(super) fn function_call_id() -> String {
+    crate::reply::made_id(0, usize::MAX / 2)
+}
+
+/// The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
+/// `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
+/// "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
+/// that is no such object is the marker, where the message has it.
+fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>) -> Block {
+    #[derive(Deserialize)]
+    struct FunctionCall {
+        name: String,
+        #[serde(default)]
+        arguments: Option<String>,
+    }
+    match serde_json::from_str::<FunctionCall>(call.get()) {
+        Ok(call) => Block::tool_use(
+            function_call_id(),
+            call.name,
+            ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
+        ),
+        Err(_) => {
+            not_kept.push("function_call".to_owned());
+            Block::text(marker::not_kept(provider, "function_call"))
+        }
+    }
 }

@@ -612,7 +612,7 @@ impl Stream {
             match (call.as_object(), begun) {
                 (Some(_), _) => {
                     if let (Some(name), false) = (reply::field(&call, &["name"]).as_str(), begun) {
-                        let id = crate::reply::made_id(0, usize::MAX / 2);
+                        let id = super::reply::function_call_id();
                         self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
                     }
                     if let Some(arguments) = reply::field(&call, &["arguments"]).as_str() {
