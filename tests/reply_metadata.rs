@@ -113,3 +113,13 @@ fn a_file_the_provider_s_code_made_is_named_by_its_id_whole_and_streamed() {
     let streamed = streamed(Provider::OpenAiResponses, &events);
     assert_eq!(streamed.message.blocks, whole.message.blocks);
 }
+
+#[test]
+fn gemini_s_stream_gives_the_whole_reply_s_urls() {
+    let (_, body, _) = WHOLE[2];
+    let whole = Provider::Gemini.read_reply(body).unwrap();
+    let events = format!("data: {body}\n\n");
+    let streamed = streamed(Provider::Gemini, &events);
+    assert_eq!(streamed.metadata(), whole.metadata());
+    assert_eq!(streamed.metadata().urls.len(), 2);
+}
