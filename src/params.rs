@@ -79,6 +79,9 @@ pub(crate) struct Params {
     pub(crate) stream: bool,
     pub(crate) temperature: Option<f64>,
     pub(crate) stop: Vec<String>,
+    /// The region the request goes to, where the provider's host names one; no field of the
+    /// body.
+    pub(crate) region: Option<String>,
 }
 
 /// Top-level fields that say what a parameter says, under any provider's name for it: a

@@ -165,7 +165,7 @@ pub(crate) fn agent_turn(
                 .map(|(name, value)| (name.as_str(), value.as_str()))
                 .collect();
             let text = String::from_utf8_lossy(&response.chunks.concat()).into_owned();
-            let error = provider.read_error_with_headers(response.status, &headers, &text);
+            let error = provider.read_error(response.status, &headers, &text);
             log.errors.push(error.clone());
             if error.kind == ErrorKind::ContextWindowExceeded {
                 // Scale what was sent by how far over the provider counted it; else halve it.

@@ -14,7 +14,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
               [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
-              [--streaming] [--request]]
+              [--streaming] [--request] [--region R]]
               [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
@@ -55,9 +55,12 @@ request body, as JSON.
                           OpenAI, Responses and Anthropic bodies (OpenAI Chat also asks
                           for the usage), the streaming path for Gemini and Bedrock
   --request               print the request around the body instead of it: {\"method\",
-                          \"path\",\"headers\",\"auth\"}, the path to append to your base URL
-                          and where your key goes (bearer, x-api-key, x-goog-api-key or
-                          sigv4); no input is read
+                          \"path\",\"headers\",\"auth\",\"base_url\"}: the path to append to
+                          the base URL, where your key goes (bearer, x-api-key,
+                          x-goog-api-key or sigv4), and the provider's default base URL;
+                          no input is read
+  --region R              the region the request goes to, in Bedrock's base URL
+                          (us-east-1 when none)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   --budget N              fit the body to N input tokens (by the estimate, images by
@@ -134,6 +137,8 @@ pub struct BodyOptions {
     pub temperature: Option<f64>,
     /// `--stop TEXT`, each.
     pub stop: Vec<String>,
+    /// `--region R`: the region the request goes to (Bedrock's host).
+    pub region: Option<String>,
 }
 
 /// What the program is asked to do.
@@ -142,7 +147,7 @@ pub enum Task {
     Replay {
         vision: Vision,
         provider: Option<Provider>,
-        body: Option<BodyOptions>,
+        body: Option<Box<BodyOptions>>,
         /// `--estimate`: print the cost, with this family's image rule.
         family: Option<&'static ImageTokens>,
     },
@@ -209,6 +214,7 @@ struct Given {
     reasoning: Option<Reasoning>,
     temperature: Option<f64>,
     stop: Vec<String>,
+    region: Option<String>,
     input: Option<Input>,
 }
 
@@ -330,6 +336,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 set(&mut given.temperature, parsed, "--temperature")?;
             }
             "--stop" => given.stop.push(value()?),
+            "--region" => set(&mut given.region, value()?, "--region")?,
             "--cache" => {
                 let parsed = match value()?.as_str() {
                     "5m" => Cache::FiveMinutes,
@@ -447,6 +454,7 @@ impl Given {
                 ("--store-turn", self.store_turn.is_some()),
                 ("--streaming", self.streaming),
                 ("--request", self.request),
+                ("--region", self.region.is_some()),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -540,7 +548,7 @@ impl Given {
                 if provider.is_none() {
                     return Err("--model needs a --provider other than neutral".to_owned());
                 }
-                Some(BodyOptions {
+                Some(Box::new(BodyOptions {
                     model,
                     system: self.system.unwrap_or_default(),
                     preamble: !self.no_preamble,
@@ -556,7 +564,8 @@ impl Given {
                     reasoning: self.reasoning,
                     temperature: self.temperature,
                     stop: self.stop,
-                })
+                    region: self.region,
+                }))
             }
             None => {
                 let body_only = [
@@ -574,6 +583,7 @@ impl Given {
                     ("--reasoning", self.reasoning.is_some()),
                     ("--temperature", self.temperature.is_some()),
                     ("--stop", !self.stop.is_empty()),
+                    ("--region", self.region.is_some()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

@@ -251,6 +251,8 @@ pub(crate) static SURFACE: Surface = Surface {
     limits: LIMITS,
     request: RequestShape {
         path: |_provider, _model, _stream| "/v1/responses".to_owned(),
+        // https://platform.openai.com/docs/api-reference/responses
+        base_url: |_provider, _region| "https://api.openai.com".to_owned(),
         auth: Auth::Bearer,
         headers: &[],
         stream_type: "text/event-stream",
