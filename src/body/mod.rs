@@ -360,6 +360,10 @@ impl<'a> Turn<'a> {
         self
     }
 
+    pub(crate) fn rounds_given(&self) -> &[Round<'a>] {
+        &self.rounds
+    }
+
     pub(crate) fn region_given(&self) -> Option<&str> {
         self.params.region.as_deref()
     }

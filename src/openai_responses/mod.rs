@@ -239,6 +239,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// );
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
+    round::check_tool_searches(turn)?;
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
 
