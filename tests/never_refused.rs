@@ -84,3 +84,27 @@ fn gemini_s_streamed_function_call_arguments_make_the_whole_reply_s_call() {
         ]
     );
 }
+
+#[test]
+fn the_result_of_a_deprecated_function_call_goes_back_as_a_function_message() {
+    use transcript_replay::{Priced, StoredMessage, Tool, ToolOutput, Turn};
+    let whole = r#"{"choices":[{"index":0,"finish_reason":"function_call","message":{"role":"assistant","content":null,"function_call":{"name":"ls","arguments":"{\"path\":\".\"}"}}}]}"#;
+    let reply = Provider::OpenAi.read_reply(whole).unwrap();
+    let outputs: Vec<ToolOutput> = (reply.calls().iter())
+        .map(|call| ToolOutput::ok(call.id, "a.rs"))
+        .collect();
+    let history = [StoredMessage::user("List.")];
+    let tools = [Tool::new("ls", "Lists.", r#"{"type":"object"}"#).unwrap()];
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .tools(&tools)
+        .round(&reply, &outputs);
+    let body = String::from_utf8(Provider::OpenAi.body(&turn).unwrap().to_json().unwrap()).unwrap();
+    // No `tool` message (it must answer a `tool_calls` id), and the made id is never sent.
+    assert!(
+        body.contains(r#"{"role":"assistant","function_call":{"name":"ls","arguments":"{\"path\":\".\"}"}},{"role":"function","name":"ls","content":"a.rs"}"#),
+        "{body}"
+    );
+    assert!(!body.contains("made_"), "{body}");
+    assert!(!body.contains(r#""role":"tool""#), "{body}");
+}

@@ -25,10 +25,18 @@ pub(super) enum Element<'a> {
         message: Cow<'a, RawValue>,
     },
     /// A call's result: `{"role": "tool", "tool_call_id", "content"}`. Chat Completions has no
-    /// error flag: an error's output is the content too.
+    /// error flag: an error's output is the content too. The result of a call the reply made
+    /// with the deprecated `function_call` (which has no id) is `{"role": "function", "name",
+    /// "content"}` instead (spec `ChatCompletionRequestFunctionMessage`): a `tool` message
+    /// must answer a `tool_calls` id of the message before it, and OpenAI refuses one that
+    /// does not ("messages with role 'tool' must be a response to a preceeding message with
+    /// 'tool_calls'", <https://github.com/miurla/morphic/issues/136>,
+    /// <https://github.com/smarter-sh/smarter/issues/264>).
     Tool {
         round: usize,
         id: &'a str,
+        /// The function's name, for the result of a deprecated `function_call`.
+        function: Option<&'a str>,
         content: [Text<'a>; 1],
     },
     /// The calls' images, which a `tool` message cannot carry, each after a line that says
@@ -48,6 +56,8 @@ pub(super) fn elements<'a>(
         RoundReasoning::LeftOut => true,
     };
     for (round, assembled) in rounds.into_iter().enumerate() {
+        let legacy = (assembled.reply.native_items().first())
+            .is_some_and(|message| calls_by_function_call(message));
         if let Some(message) = assembled.reply.native_items().first() {
             let request_form = AssistantMessage {
                 message,
@@ -61,6 +71,7 @@ pub(super) fn elements<'a>(
         }
         let mut images = Vec::new();
         for answer in assembled.answers {
+            let function = (legacy && !answer.real_id).then_some(answer.name);
             let mut text = answer.text;
             if let ToolImages::Marker = dialect.tool_images {
                 // Nothing may follow the results: what a `tool` message cannot carry is the
@@ -85,6 +96,7 @@ pub(super) fn elements<'a>(
                 elements.push(Element::Tool {
                     round,
                     id: answer.id,
+                    function,
                     content: [text],
                 });
                 continue;
@@ -92,6 +104,7 @@ pub(super) fn elements<'a>(
             elements.push(Element::Tool {
                 round,
                 id: answer.id,
+                function,
                 content: [text],
             });
             for image in &answer.images {
@@ -126,10 +139,23 @@ impl Serialize for Element<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Element::Assistant { message, .. } => message.serialize(serializer),
-            Element::Tool { id, content, .. } => {
+            Element::Tool {
+                id,
+                function,
+                content,
+                ..
+            } => {
                 let mut tool = serializer.serialize_struct("ToolMessage", 3)?;
-                tool.serialize_field("role", "tool")?;
-                tool.serialize_field("tool_call_id", id)?;
+                match function {
+                    Some(name) => {
+                        tool.serialize_field("role", "function")?;
+                        tool.serialize_field("name", name)?;
+                    }
+                    None => {
+                        tool.serialize_field("role", "tool")?;
+                        tool.serialize_field("tool_call_id", id)?;
+                    }
+                }
                 let [text] = content;
                 tool.serialize_field("content", text)?;
                 tool.end()
@@ -137,6 +163,22 @@ impl Serialize for Element<'_> {
             Element::Images { message, .. } => message.serialize(serializer),
         }
     }
+}
+
+/// Whether a reply's message calls its function with the deprecated `function_call`, not
+/// `tool_calls`.
+fn calls_by_function_call(message: &RawValue) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Calls<'a> {
+        #[serde(borrow, default)]
+        function_call: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        tool_calls: Option<&'a RawValue>,
+    }
+    serde_json::from_str::<Calls<'_>>(message.get()).is_ok_and(|calls| {
+        calls.function_call.is_some_and(|call| call.get() != "null")
+            && calls.tool_calls.is_none_or(|calls| calls.get() == "null")
+    })
 }
 
 /// A reply's message as a request's assistant message: every field as it came (a compatible
