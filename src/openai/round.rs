@@ -177,7 +177,7 @@ fn calls_by_function_call(message: &RawValue) -> bool {
     }
     serde_json::from_str::<Calls<'_>>(message.get()).is_ok_and(|calls| {
         calls.function_call.is_some_and(|call| call.get() != "null")
-            && calls.tool_calls.is_none_or(|calls| calls.get() == "null")
+            && calls.tool_calls.map_or(true, |calls| calls.get() == "null")
     })
 }
 
