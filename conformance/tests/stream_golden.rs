@@ -415,3 +415,49 @@ fn every_generated_reply_streams_into_what_read_reply_reads() {
         );
     }
 }
+
+/// Bedrock's guardrail trace comes in the stream's `metadata` event, as the whole reply's
+/// `trace.guardrail` (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamMetadataEvent.html>):
+/// the streamed reply's metadata is the whole reply's, in chunks of any size.
+#[test]
+fn bedrock_s_stream_gives_the_whole_reply_s_guardrail_trace() {
+    let trace = json!({"guardrail": {"actionReason": "Guardrail blocked.",
+        "inputAssessment": {"g1": {"contentPolicy": {"filters": [{"type": "VIOLENCE", "action": "BLOCKED"}]}}}}});
+    let bytes: Vec<u8> = [
+        ("messageStart", json!({"role": "assistant"})),
+        (
+            "contentBlockDelta",
+            json!({"contentBlockIndex": 0, "delta": {"text": "Sorry."}}),
+        ),
+        ("contentBlockStop", json!({"contentBlockIndex": 0})),
+        ("messageStop", json!({"stopReason": "guardrail_intervened"})),
+        (
+            "metadata",
+            json!({"usage": {"inputTokens": 9, "outputTokens": 2, "totalTokens": 11},
+            "metrics": {"latencyMs": 120}, "trace": trace}),
+        ),
+    ]
+    .iter()
+    .flat_map(|(event, payload)| streams::event(event, payload))
+    .collect();
+    let whole = Provider::Bedrock
+        .read_reply(
+            &json!({"output": {"message": {"role": "assistant", "content": [{"text": "Sorry."}]}},
+                "stopReason": "guardrail_intervened", "trace": trace})
+            .to_string(),
+        )
+        .unwrap();
+    assert!(!whole.metadata().is_empty());
+    for size in [1, 7, bytes.len()] {
+        let mut reader = Provider::Bedrock.stream();
+        for chunk in bytes.chunks(size) {
+            reader.feed(chunk).unwrap();
+        }
+        let streamed = reader.finish().unwrap();
+        assert_eq!(streamed.metadata(), whole.metadata(), "chunks of {size}");
+        assert_eq!(
+            streamed.message.blocks, whole.message.blocks,
+            "chunks of {size}"
+        );
+    }
+}
