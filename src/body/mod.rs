@@ -335,6 +335,11 @@ impl<'a> Turn<'a> {
         self
     }
 
+    /// The tools the turn declares.
+    pub(crate) fn tools_given(&self) -> &'a [Tool] {
+        self.tools
+    }
+
     /// The turn's model, when it was given one.
     pub(crate) fn model_name(&self) -> Option<&str> {
         self.params.model.as_deref()
