@@ -418,3 +418,64 @@ fn the_example_file_format_reads_server_and_native_entries_beside_functions() {
         r#"[{"server":"web_search"},{"server":"code_execution"},{"native":{"googleSearch": {}}}]"#
     );
 }
+
+mod common;
+
+/// The example program, given a record and a `--tools` file.
+fn example_with_tools(name: &str, tools: &str, args: &[&str]) -> std::process::Output {
+    let record = common::temp_file(
+        &format!("{name}-record.json"),
+        br#"[{"role":"user","blocks":[{"type":"text","text":"News?"}]}]"#,
+    );
+    let tools = common::temp_file(&format!("{name}-tools.json"), tools.as_bytes());
+    let (record, tools) = (record.to_str().unwrap(), tools.to_str().unwrap());
+    let mut all = args.to_vec();
+    all.extend(["--no-preamble", "--tools", tools, record]);
+    common::run(&all, "")
+}
+
+#[test]
+fn the_example_writes_server_and_native_entries_of_its_tools_file() {
+    let tools = r#"[{"name": "read", "input_schema": {"type": "object"}}, {"server": "web_search"}, {"native": {"type": "mcp_toolset", "mcp_server_name": "docs"}}]"#;
+    let body = common::stdout_json(&example_with_tools(
+        "body",
+        tools,
+        &["--provider", "anthropic", "--model", "claude-x"],
+    ));
+    assert_eq!(
+        body["tools"],
+        json!([
+            {"name": "read", "input_schema": {"type": "object"}},
+            {"type": "web_search_20250305", "name": "web_search"},
+            {"type": "mcp_toolset", "mcp_server_name": "docs"},
+        ])
+    );
+    let request = common::stdout_json(&example_with_tools(
+        "request",
+        tools,
+        &["--provider", "anthropic", "--model", "claude-x", "--request"],
+    ));
+    assert_eq!(request["headers"]["anthropic-beta"], "mcp-client-2025-11-20");
+}
+
+#[test]
+fn the_example_takes_an_unknown_server_tool_as_a_usage_error_and_a_missing_one_as_a_failure() {
+    let unknown = example_with_tools(
+        "unknown",
+        r#"[{"server": "web_fetch"}]"#,
+        &["--provider", "anthropic", "--model", "m"],
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    let stderr = String::from_utf8(unknown.stderr).unwrap();
+    assert!(stderr.contains(r#"unknown server tool "web_fetch""#), "{stderr}");
+    assert!(stderr.contains("usage: replay"));
+    let missing = example_with_tools(
+        "missing",
+        r#"[{"server": "code_execution"}]"#,
+        &["--provider", "bedrock", "--model", "m"],
+    );
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8(missing.stderr)
+        .unwrap()
+        .contains("Bedrock (bedrock) has no code execution server tool"));
+}
