@@ -381,7 +381,10 @@ impl Provider {
         if turn.carries_compaction_of(self.id()) {
             add_headers(&mut request.headers, shape.compaction_headers);
         }
-        add_headers(&mut request.headers, &(shape.tool_headers)(turn.tools_given()));
+        add_headers(
+            &mut request.headers,
+            &(shape.tool_headers)(turn.tools_given()),
+        );
         request
     }
 

@@ -122,9 +122,12 @@ impl PartialEq for Tool {
                         && strict == other_strict
                 }
                 (Kind::Server(server), Kind::Server(other)) => server == other,
-                (Kind::Native { declaration, .. }, Kind::Native { declaration: other, .. }) => {
-                    declaration.get() == other.get()
-                }
+                (
+                    Kind::Native { declaration, .. },
+                    Kind::Native {
+                        declaration: other, ..
+                    },
+                ) => declaration.get() == other.get(),
                 (Kind::Function { .. } | Kind::Server(_) | Kind::Native { .. }, _) => false,
             }
     }

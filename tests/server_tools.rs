@@ -48,10 +48,16 @@ fn each_provider_writes_server_and_native_tools_in_its_own_form_beside_a_functio
     let computer = r#"{"type":"computer_20250124","name":"computer","display_width_px":1024,"display_height_px":768}"#;
     let preview = r#"{"type":"computer_use_preview","environment":"browser","display_width":1024,"display_height":768}"#;
     // (provider, tools, the body's tool entries in order, the headers beside content-type)
-    let cases: Vec<(Provider, Vec<Tool>, Value, Vec<(&str, &str)>)> = vec![
+    type Case<'c> = (Provider, Vec<Tool>, Value, Vec<(&'c str, &'c str)>);
+    let cases: Vec<Case<'_>> = vec![
         (
             Provider::Anthropic,
-            vec![read(), Tool::web_search(), Tool::code_execution(), native(computer)],
+            vec![
+                read(),
+                Tool::web_search(),
+                Tool::code_execution(),
+                native(computer),
+            ],
             json!([["tools", [
                 {"name": "read", "description": "Reads a file.", "input_schema": {"type": "object"}},
                 {"type": "web_search_20250305", "name": "web_search"},
@@ -65,7 +71,12 @@ fn each_provider_writes_server_and_native_tools_in_its_own_form_beside_a_functio
         ),
         (
             Provider::OpenAiResponses,
-            vec![read(), Tool::web_search(), Tool::code_execution(), native(preview)],
+            vec![
+                read(),
+                Tool::web_search(),
+                Tool::code_execution(),
+                native(preview),
+            ],
             json!([
                 ["truncation", "auto"],
                 ["tools", [
@@ -79,7 +90,12 @@ fn each_provider_writes_server_and_native_tools_in_its_own_form_beside_a_functio
         ),
         (
             Provider::Gemini,
-            vec![Tool::web_search(), read(), Tool::code_execution(), native(r#"{"urlContext":{}}"#)],
+            vec![
+                Tool::web_search(),
+                read(),
+                Tool::code_execution(),
+                native(r#"{"urlContext":{}}"#),
+            ],
             json!([
                 ["tools", [
                     {"functionDeclarations": [{"name": "read", "description": "Reads a file.", "parametersJsonSchema": {"type": "object"}}]},
@@ -93,7 +109,11 @@ fn each_provider_writes_server_and_native_tools_in_its_own_form_beside_a_functio
         ),
         (
             Provider::OpenAi,
-            vec![read(), Tool::web_search(), native(r#"{"type":"custom","custom":{"name":"sql"}}"#)],
+            vec![
+                read(),
+                Tool::web_search(),
+                native(r#"{"type":"custom","custom":{"name":"sql"}}"#),
+            ],
             json!([
                 ["web_search_options", {}],
                 ["tools", [
@@ -105,7 +125,10 @@ fn each_provider_writes_server_and_native_tools_in_its_own_form_beside_a_functio
         ),
         (
             Provider::Bedrock,
-            vec![read(), native(r#"{"systemTool":{"name":"nova_grounding"}}"#)],
+            vec![
+                read(),
+                native(r#"{"systemTool":{"name":"nova_grounding"}}"#),
+            ],
             json!([["toolConfig", {"tools": [
                 {"toolSpec": {"name": "read", "description": "Reads a file.", "inputSchema": {"json": {"type": "object"}}}},
                 {"systemTool": {"name": "nova_grounding"}},
@@ -138,7 +161,9 @@ fn the_crates_fields_come_before_the_tools_and_the_tools_keep_their_order() {
     let tools = [
         read(),
         Tool::web_search(),
-        native(r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#),
+        native(
+            r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#,
+        ),
     ];
     let turn = Turn::new(&history).without_preamble().tools(&tools);
     let text = serde_json::to_string(&Provider::OpenAiResponses.body(&turn).unwrap()).unwrap();
@@ -158,7 +183,8 @@ fn the_crates_fields_come_before_the_tools_and_the_tools_keep_their_order() {
 #[test]
 fn a_native_tool_is_written_as_its_exact_text() {
     let history = [StoredMessage::user("Hi")];
-    let declaration = r#"{ "type" : "mcp", "server_label": "docs",  "server_url": "https://example.com/mcp" }"#;
+    let declaration =
+        r#"{ "type" : "mcp", "server_label": "docs",  "server_url": "https://example.com/mcp" }"#;
     let tools = [native(declaration)];
     let turn = Turn::new(&history).without_preamble().tools(&tools);
     let text = serde_json::to_string(&Provider::OpenAiResponses.body(&turn).unwrap()).unwrap();
@@ -197,25 +223,74 @@ fn two_tools_of_one_name_on_the_provider_are_declared_twice_whatever_their_kinds
     let function = |name: &str| Tool::new(name, "", SCHEMA).unwrap();
     // (provider, tools, the name declared twice, or None when the body is built)
     let cases: Vec<(Provider, Vec<Tool>, Option<&str>)> = vec![
-        (Provider::Anthropic, vec![function("web_search"), Tool::web_search()], Some("web_search")),
-        (Provider::OpenAiResponses, vec![Tool::web_search(), function("web_search")], Some("web_search")),
-        (Provider::OpenAiResponses, vec![function("code_execution"), Tool::code_execution()], None),
-        (Provider::OpenAiResponses, vec![Tool::web_search(), native(r#"{"type":"web_search"}"#)], Some("web_search")),
+        (
+            Provider::Anthropic,
+            vec![function("web_search"), Tool::web_search()],
+            Some("web_search"),
+        ),
+        (
+            Provider::OpenAiResponses,
+            vec![Tool::web_search(), function("web_search")],
+            Some("web_search"),
+        ),
+        (
+            Provider::OpenAiResponses,
+            vec![function("code_execution"), Tool::code_execution()],
+            None,
+        ),
+        (
+            Provider::OpenAiResponses,
+            vec![Tool::web_search(), native(r#"{"type":"web_search"}"#)],
+            Some("web_search"),
+        ),
         // Gemini's web search is `googleSearch`: a function named `web_search` is another.
-        (Provider::Gemini, vec![function("web_search"), Tool::web_search()], None),
-        (Provider::Gemini, vec![function("googleSearch"), Tool::web_search()], Some("googleSearch")),
-        (Provider::Anthropic, vec![read(), native(r#"{"type":"bash_20250124","name":"read"}"#)], Some("read")),
-        (Provider::Bedrock, vec![read(), native(r#"{"toolSpec":{"name":"read","inputSchema":{"json":{}}}}"#)], Some("read")),
+        (
+            Provider::Gemini,
+            vec![function("web_search"), Tool::web_search()],
+            None,
+        ),
+        (
+            Provider::Gemini,
+            vec![function("googleSearch"), Tool::web_search()],
+            Some("googleSearch"),
+        ),
+        (
+            Provider::Anthropic,
+            vec![read(), native(r#"{"type":"bash_20250124","name":"read"}"#)],
+            Some("read"),
+        ),
+        (
+            Provider::Bedrock,
+            vec![
+                read(),
+                native(r#"{"toolSpec":{"name":"read","inputSchema":{"json":{}}}}"#),
+            ],
+            Some("read"),
+        ),
         // Two native tools named by their type: Responses takes several MCP servers.
-        (Provider::OpenAiResponses, vec![native(r#"{"type":"mcp","server_label":"a"}"#), native(r#"{"type":"mcp","server_label":"b"}"#)], None),
-        (Provider::Anthropic, vec![Tool::web_search(), Tool::web_search()], Some("web_search")),
+        (
+            Provider::OpenAiResponses,
+            vec![
+                native(r#"{"type":"mcp","server_label":"a"}"#),
+                native(r#"{"type":"mcp","server_label":"b"}"#),
+            ],
+            None,
+        ),
+        (
+            Provider::Anthropic,
+            vec![Tool::web_search(), Tool::web_search()],
+            Some("web_search"),
+        ),
     ];
     for (provider, tools, twice) in cases {
         let turn = Turn::new(&history).tools(&tools);
         match (provider.body(&turn), twice) {
             (Ok(_), None) => {}
             (Err(error), Some(name)) => {
-                assert_eq!(error.to_string(), format!("the tool `{name}` is declared twice"));
+                assert_eq!(
+                    error.to_string(),
+                    format!("the tool `{name}` is declared twice")
+                );
                 assert_eq!(
                     error.kind(),
                     BodyErrorKind::Tools(ToolDeclaration::DeclaredTwice { name })
@@ -242,7 +317,9 @@ fn a_tool_choice_names_only_a_function_tool_and_needs_a_tool_in_the_tools_list()
         (Provider::OpenAi, vec![read(), Tool::web_search()], ToolChoice::Auto, None),
     ];
     for (provider, tools, choice, expected) in cases {
-        let turn = Turn::new(&history).tools(&tools).tool_choice(choice.clone());
+        let turn = Turn::new(&history)
+            .tools(&tools)
+            .tool_choice(choice.clone());
         match (provider.body(&turn), expected) {
             (Ok(_), None) => {}
             (Err(error), Some(expected)) => assert_eq!(error.to_string(), expected),
@@ -254,7 +331,9 @@ fn a_tool_choice_names_only_a_function_tool_and_needs_a_tool_in_the_tools_list()
 #[test]
 fn the_callers_own_truncation_and_web_search_options_are_written_instead_of_the_crates() {
     let history = [StoredMessage::user("Hi")];
-    let preview = [native(r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#)];
+    let preview = [native(
+        r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#,
+    )];
     let fields = json!({"truncation": "disabled"});
     let turn = Turn::new(&history).tools(&preview).fields(&fields);
     let written = body(Provider::OpenAiResponses, &turn);
@@ -263,7 +342,11 @@ fn the_callers_own_truncation_and_web_search_options_are_written_instead_of_the_
     let fields = json!({"web_search_options": {"search_context_size": "low"}});
     let turn = Turn::new(&history).tools(&search).fields(&fields);
     let written = serde_json::to_string(&Provider::OpenAi.body(&turn).unwrap()).unwrap();
-    assert_eq!(written.matches("web_search_options").count(), 1, "{written}");
+    assert_eq!(
+        written.matches("web_search_options").count(),
+        1,
+        "{written}"
+    );
     assert!(written.contains(r#""web_search_options":{"search_context_size":"low"}"#));
 }
 
@@ -273,17 +356,29 @@ fn anthropic_native_tools_get_each_beta_once_in_one_header() {
     // (tools, the anthropic-beta header, if any)
     let cases: Vec<(Vec<Tool>, Option<&str>)> = vec![
         (vec![Tool::web_search(), Tool::code_execution()], None),
-        (vec![native(r#"{"type":"computer_20251124","name":"computer","display_width_px":8,"display_height_px":8}"#)], Some("computer-use-2025-11-24")),
+        (
+            vec![native(
+                r#"{"type":"computer_20251124","name":"computer","display_width_px":8,"display_height_px":8}"#,
+            )],
+            Some("computer-use-2025-11-24"),
+        ),
         (
             vec![
-                native(r#"{"type":"computer_20241022","name":"computer","display_width_px":8,"display_height_px":8}"#),
+                native(
+                    r#"{"type":"computer_20241022","name":"computer","display_width_px":8,"display_height_px":8}"#,
+                ),
                 native(r#"{"type":"bash_20241022","name":"bash"}"#),
                 native(r#"{"type":"mcp_toolset","mcp_server_name":"docs"}"#),
             ],
             Some("computer-use-2024-10-22,mcp-client-2025-11-20"),
         ),
         // Generally available: no beta.
-        (vec![native(r#"{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"}"#)], None),
+        (
+            vec![native(
+                r#"{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"}"#,
+            )],
+            None,
+        ),
     ];
     for (tools, expected) in cases {
         let turn = Turn::new(&history).tools(&tools);
@@ -332,14 +427,37 @@ fn gemini_refuses_built_in_tools_beside_functions_on_models_before_gemini_3() {
 fn the_estimate_counts_the_tool_entries_as_written() {
     let history = [StoredMessage::user("Hi")];
     let cases: Vec<(Provider, Vec<Tool>)> = vec![
-        (Provider::Anthropic, vec![read(), Tool::web_search(), native(r#"{"type":"mcp_toolset","mcp_server_name":"docs"}"#)]),
-        (Provider::OpenAiResponses, vec![Tool::code_execution(), native(r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#)]),
-        (Provider::Gemini, vec![Tool::web_search(), Tool::code_execution()]),
+        (
+            Provider::Anthropic,
+            vec![
+                read(),
+                Tool::web_search(),
+                native(r#"{"type":"mcp_toolset","mcp_server_name":"docs"}"#),
+            ],
+        ),
+        (
+            Provider::OpenAiResponses,
+            vec![
+                Tool::code_execution(),
+                native(
+                    r#"{"type":"computer_use_preview","environment":"browser","display_width":8,"display_height":8}"#,
+                ),
+            ],
+        ),
+        (
+            Provider::Gemini,
+            vec![Tool::web_search(), Tool::code_execution()],
+        ),
         (Provider::OpenAi, vec![Tool::web_search()]),
-        (Provider::Bedrock, vec![native(r#"{"systemTool":{"name":"nova_grounding"}}"#)]),
+        (
+            Provider::Bedrock,
+            vec![native(r#"{"systemTool":{"name":"nova_grounding"}}"#)],
+        ),
     ];
     for (provider, tools) in cases {
-        let turn = Turn::new(&history).tools(&tools).tool_choice(ToolChoice::Auto);
+        let turn = Turn::new(&history)
+            .tools(&tools)
+            .tool_choice(ToolChoice::Auto);
         let turn = match provider {
             // Chat's web search alone leaves no tool to choose.
             Provider::OpenAi => Turn::new(&history).tools(&tools),
@@ -365,7 +483,10 @@ fn the_estimate_counts_the_tool_entries_as_written() {
 
 #[test]
 fn server_tools_leave_the_cache_breakpoints_where_they_were() {
-    let history = [StoredMessage::user("Hi"), StoredMessage::assistant("Hello!")];
+    let history = [
+        StoredMessage::user("Hi"),
+        StoredMessage::assistant("Hello!"),
+    ];
     let live = [StoredMessage::user("Search it")];
     let tools = [read(), Tool::web_search(), Tool::code_execution()];
     let turn = Turn::new(&history)
@@ -453,9 +574,18 @@ fn the_example_writes_server_and_native_entries_of_its_tools_file() {
     let request = common::stdout_json(&example_with_tools(
         "request",
         tools,
-        &["--provider", "anthropic", "--model", "claude-x", "--request"],
+        &[
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-x",
+            "--request",
+        ],
     ));
-    assert_eq!(request["headers"]["anthropic-beta"], "mcp-client-2025-11-20");
+    assert_eq!(
+        request["headers"]["anthropic-beta"],
+        "mcp-client-2025-11-20"
+    );
 }
 
 #[test]
@@ -467,7 +597,10 @@ fn the_example_takes_an_unknown_server_tool_as_a_usage_error_and_a_missing_one_a
     );
     assert_eq!(unknown.status.code(), Some(2));
     let stderr = String::from_utf8(unknown.stderr).unwrap();
-    assert!(stderr.contains(r#"unknown server tool "web_fetch""#), "{stderr}");
+    assert!(
+        stderr.contains(r#"unknown server tool "web_fetch""#),
+        "{stderr}"
+    );
     assert!(stderr.contains("usage: replay"));
     let missing = example_with_tools(
         "missing",

@@ -72,7 +72,10 @@ fn server_and_native_tools_beside_a_function_make_valid_bodies() {
         let errors = schemas::errors(&spec.validator(schema), &body);
         assert!(errors.is_empty(), "{provider:?}: {errors:#?}\n{body}");
     }
-    let tools = [read(), Tool::native(r#"{"systemTool":{"name":"nova_grounding"}}"#).unwrap()];
+    let tools = [
+        read(),
+        Tool::native(r#"{"systemTool":{"name":"nova_grounding"}}"#).unwrap(),
+    ];
     let body = body(Provider::Bedrock, &tools, &none);
     let errors = schemas::bedrock_errors("ConverseRequest", &body);
     assert!(errors.is_empty(), "{errors:#?}\n{body}");
@@ -85,6 +88,9 @@ fn the_schemas_catch_a_server_tool_in_another_providers_form() {
         &[read(), Tool::native(r#"{"type":"web_search"}"#).unwrap()],
         &json!({"model": "m", "max_tokens": 1024}),
     );
-    let errors = schemas::errors(&schemas::anthropic().validator("CreateMessageParams"), &body);
+    let errors = schemas::errors(
+        &schemas::anthropic().validator("CreateMessageParams"),
+        &body,
+    );
     assert!(!errors.is_empty());
 }

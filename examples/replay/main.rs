@@ -244,8 +244,7 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
         } => {
             if let (Some(provider), Some(options)) = (provider, body) {
                 if options.request {
-                    let turn =
-                        with_params(Turn::new(&[]).tools(tools), *provider, options)?;
+                    let turn = with_params(Turn::new(&[]).tools(tools), *provider, options)?;
                     let request = provider.request(&turn);
                     return write_json(&mut out, &request, pretty)
                         .and_then(|()| out.flush())

@@ -80,7 +80,10 @@ pub(super) fn beta_headers(tools: &[Tool]) -> Vec<(&'static str, &'static str)> 
         let Some(kind) = tool.native_member("type") else {
             continue;
         };
-        for &(_, beta) in BETA_TOOLS.iter().filter(|(beta_type, _)| *beta_type == kind) {
+        for &(_, beta) in BETA_TOOLS
+            .iter()
+            .filter(|(beta_type, _)| *beta_type == kind)
+        {
             if !headers.iter().any(|&(_, value)| value == beta) {
                 headers.push(("anthropic-beta", beta));
             }

@@ -15,7 +15,9 @@ pub(super) struct Tools<'b>(pub(super) &'b [Tool]);
 impl Tools<'_> {
     /// Whether any tool is an element of `tools`.
     pub(super) fn any(&self) -> bool {
-        self.0.iter().any(|tool| !matches!(tool.form(), Form::Server(_)))
+        self.0
+            .iter()
+            .any(|tool| !matches!(tool.form(), Form::Server(_)))
     }
 }
 
