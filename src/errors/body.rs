@@ -403,24 +403,9 @@ impl fmt::Display for Kind {
                     "the tool choice names `{name}`, which is no declared tool"
                 )
             }
-            Kind::ServerToolNotTaken { provider, tool } => write!(
-                f,
-                "{provider} ({}) has no {} server tool: declare the provider's own with Tool::native, if it has one",
-                provider.id(),
-                tool.replace('_', " "),
-            ),
-            Kind::ChoiceOfServerTool(name) => write!(
-                f,
-                "the tool choice names `{name}`, a server or native tool: a choice names a function tool"
-            ),
-            Kind::ServerToolsBesideFunctions {
-                provider,
-                model,
-                why,
-            } => write!(
-                f,
-                "{provider} takes server or native tools beside function tools {why}, and the turn's model is `{model}`"
-            ),
+            Kind::ServerToolNotTaken { .. }
+            | Kind::ChoiceOfServerTool(_)
+            | Kind::ServerToolsBesideFunctions { .. } => server_tools(f, self),
             Kind::ChoiceNotTaken { provider, choice } => {
                 write!(f, "{provider} cannot express the tool choice `{choice}`")
             }
@@ -673,4 +658,30 @@ fn article(role: &str) -> String {
     // The roles are "assistant", "model", "user" and "system": only the first takes "an".
     let article = if role.starts_with('a') { "an" } else { "a" };
     format!("{article} {role}")
+}
+
+/// The errors of server and native tools.
+fn server_tools(f: &mut fmt::Formatter<'_>, kind: &Kind) -> fmt::Result {
+    match kind {
+        Kind::ServerToolNotTaken { provider, tool } => write!(
+            f,
+            "{provider} ({}) has no {} server tool: declare the provider's own with Tool::native, if it has one",
+            provider.id(),
+            tool.replace('_', " "),
+        ),
+        Kind::ChoiceOfServerTool(name) => write!(
+            f,
+            "the tool choice names `{name}`, a server or native tool: a choice names a function tool"
+        ),
+        Kind::ServerToolsBesideFunctions {
+            provider,
+            model,
+            why,
+        } => write!(
+            f,
+            "{provider} takes server or native tools beside function tools {why}, and the turn's model is `{model}`"
+        ),
+        // Never reached: the other kinds are written by `Kind`'s own `fmt`.
+        _ => fmt::Display::fmt(kind, f),
+    }
 }
