@@ -406,15 +406,14 @@ impl Provider {
             turn.streams(),
             turn.region_given(),
         );
+        let shape = &self.surface().request;
         if turn.carries_compaction_of(self.id()) {
-            request.headers.extend(
-                self.surface()
-                    .request
-                    .compaction_headers
-                    .iter()
-                    .map(|&(name, value)| (name, value.to_owned())),
-            );
+            add_headers(&mut request.headers, shape.compaction_headers);
         }
+        add_headers(
+            &mut request.headers,
+            &(shape.tool_headers)(turn.tools_given()),
+        );
         request
     }
 
@@ -436,6 +435,22 @@ impl Provider {
             headers,
             auth: shape.auth,
             base_url: (shape.base_url)(self, region),
+        }
+    }
+}
+
+/// Adds headers to a request's: a value for a header it already has joins that header's
+/// value after a comma, once (Anthropic takes several betas as "a comma separated list like
+/// `beta1,beta2`", the pinned spec's `anthropic-beta` parameter).
+fn add_headers(headers: &mut Vec<(&'static str, String)>, added: &[(&'static str, &'static str)]) {
+    for &(name, value) in added {
+        match headers.iter_mut().find(|(have, _)| *have == name) {
+            Some((_, have)) if have.split(',').any(|one| one == value) => {}
+            Some((_, have)) => {
+                have.push(',');
+                have.push_str(value);
+            }
+            None => headers.push((name, value.to_owned())),
         }
     }
 }

@@ -5,6 +5,8 @@
 
 use serde::ser::Serializer;
 
+use crate::body::Turn;
+
 /// The HTTP request that carries a body to a provider, all but the key:
 /// [`Provider::request`](crate::Provider::request) makes it.
 ///
@@ -100,4 +102,31 @@ fn headers_as_object<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+}
+
+impl Turn<'_> {
+    /// The turn, sent to this region where the provider's host names one (Bedrock's
+    /// `bedrock-runtime.{region}.amazonaws.com`, `us-east-1` by default): the
+    /// [`Request::base_url`](crate::Request::base_url) [`Provider::request`](crate::Provider::request)
+    /// gives. The body is the same.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Turn};
+    ///
+    /// let turn = Turn::new(&[]).region("eu-central-1");
+    /// let (bedrock, anthropic): (Provider, Provider) = ("bedrock".parse()?, "anthropic".parse()?);
+    /// assert_eq!(bedrock.request(&turn).base_url, "https://bedrock-runtime.eu-central-1.amazonaws.com");
+    /// assert_eq!(anthropic.request(&turn).base_url, "https://api.anthropic.com");
+    /// # Ok::<(), transcript_replay::errors::UnknownProvider>(())
+    /// ```
+    #[must_use]
+    pub fn region(mut self, region: &str) -> Self {
+        self.params.region = Some(region.to_owned());
+        self
+    }
+
+    /// The region the turn names, if any.
+    pub(crate) fn region_given(&self) -> Option<&str> {
+        self.params.region.as_deref()
+    }
 }

@@ -69,6 +69,8 @@ pub(crate) struct Rules {
     pub(crate) rounds_need_tools: bool,
     /// The top-level keys the provider's tool declarations and choice go in.
     pub(crate) tool_keys: &'static [&'static str],
+    /// How the provider writes the neutral server tools, where it has them.
+    pub(crate) server_tools: ServerTools,
     /// The files the provider takes natively, and where.
     pub(crate) files: FileRules,
     /// Top-level fields the provider refuses (or ignores where that loses what was asked),
@@ -116,6 +118,33 @@ pub(crate) struct Pair {
     pub(crate) second: Param,
     /// Why the provider rejects them together, as the error says it.
     pub(crate) why: &'static str,
+}
+
+/// How a provider writes each neutral server tool: `None` where it has no such tool.
+#[derive(Clone, Copy)]
+pub(crate) struct ServerTools {
+    /// Web search.
+    pub(crate) web_search: Option<ServerForm>,
+    /// Code execution.
+    pub(crate) code_execution: Option<ServerForm>,
+}
+
+impl ServerTools {
+    /// A provider with neither.
+    pub(crate) const NONE: ServerTools = ServerTools {
+        web_search: None,
+        code_execution: None,
+    };
+}
+
+/// Where a provider writes a neutral server tool.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ServerForm {
+    /// An element of the provider's tools, named so in the name checks (by its `name`, else
+    /// its `type` or only key, as a native declaration is named).
+    Entry(&'static str),
+    /// A top-level field of the body, not a tool: a tool choice does not count it as one.
+    Field,
 }
 
 /// What files a provider takes natively (a `file` block that is not an image), stated once in

@@ -16,6 +16,7 @@ use crate::reply::{Reply, ReplyError};
 use crate::request::Auth;
 use crate::rules::{CacheCounting, ImageLimits};
 use crate::stream::StreamReader;
+use crate::tools::Tool;
 
 /// One provider's own facts and readers, stated once in its folder.
 pub(crate) struct Surface {
@@ -57,6 +58,14 @@ pub(crate) struct RequestShape {
     /// The headers a body that carries the provider's own compaction natively needs beside
     /// the others (a beta the block belongs to).
     pub(crate) compaction_headers: &'static [(&'static str, &'static str)],
+    /// The headers the turn's tools need beside the others (a beta a native tool belongs
+    /// to), each once.
+    pub(crate) tool_headers: fn(&[Tool]) -> Vec<(&'static str, &'static str)>,
+}
+
+/// No headers for any tools: a provider whose tools need none.
+pub(crate) fn no_tool_headers(_tools: &[Tool]) -> Vec<(&'static str, &'static str)> {
+    Vec::new()
 }
 
 /// A path segment as SigV4 and RFC 3986 encode it: the unreserved characters as they are,

@@ -67,8 +67,12 @@ request body, as JSON.
                           --family's rule), withholding the oldest tool outputs, inputs,
                           reasoning, images and files, long user texts and then whole
                           messages, each marked (a round's outputs when nothing else fits)
-  --tools FILE            the tools the model may call: a JSON array of {\"name\",
-                          \"description\",\"input_schema\",\"strict\"?}
+  --tools FILE            the tools the model may call: a JSON array of functions
+                          {\"name\",\"description\",\"input_schema\",\"strict\"?}, server
+                          tools {\"server\":\"web_search\"|\"code_execution\"} (written in
+                          the provider's form; an error naming it where it has none) and
+                          native tools {\"native\":{...}} (the provider's own declaration,
+                          written verbatim beside the others); another entry is a usage error
   --tool-choice CHOICE    auto, none, required or tool:NAME
   --round REPLY OUTPUTS   a round of the turn in flight, after the live turn: REPLY the
                           provider's reply body that called tools, OUTPUTS a JSON array of

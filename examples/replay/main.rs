@@ -141,10 +141,27 @@ fn read_reply(provider: Provider, stream: Option<usize>, input: &Input) -> Resul
     }
 }
 
-/// The tools of `--tools FILE`.
-fn read_tools(input: &Input) -> Result<Vec<Tool>, String> {
-    serde_json::from_str(&read_input(input, "the tools")?)
-        .map_err(|error| format!("the tools: {error}"))
+/// Why the tools of `--tools FILE` were not read: the file could not be (a failure of the
+/// run), or it is not a list of tools (a usage error: an unknown server tool, say).
+enum ToolsProblem {
+    Read(String),
+    Usage(String),
+}
+
+/// The tools of `--tools FILE`, when the task is a body that has them: read before the run, so
+/// that an entry the example does not know is a usage error.
+fn read_tools(options: &Options) -> Result<Vec<Tool>, ToolsProblem> {
+    let Task::Replay {
+        body: Some(body), ..
+    } = &options.task
+    else {
+        return Ok(Vec::new());
+    };
+    let Some(input) = &body.tools else {
+        return Ok(Vec::new());
+    };
+    let text = read_input(input, "the tools").map_err(ToolsProblem::Read)?;
+    serde_json::from_str(&text).map_err(|error| ToolsProblem::Usage(format!("--tools: {error}")))
 }
 
 /// The rounds of `--round REPLY OUTPUTS`, in order: each reply read as the provider's, and its
@@ -175,7 +192,7 @@ fn with_rounds<'a>(mut turn: Turn<'a>, rounds: &'a [(Reply, Vec<ToolOutput>)]) -
     turn
 }
 
-fn run(options: &Options) -> Result<(), String> {
+fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let pretty = options.pretty;
     let written = match &options.task {
@@ -222,7 +239,7 @@ fn run(options: &Options) -> Result<(), String> {
         } => {
             if let (Some(provider), Some(options)) = (provider, body) {
                 if options.request {
-                    let turn = with_params(Turn::new(&[]), *provider, options)?;
+                    let turn = with_params(Turn::new(&[]).tools(tools), *provider, options)?;
                     let request = provider.request(&turn);
                     return write_json(&mut out, &request, pretty)
                         .and_then(|()| out.flush())
@@ -281,16 +298,12 @@ fn run(options: &Options) -> Result<(), String> {
                             .map_err(|error| format!("the live turn: {error}"))?,
                         None => Vec::new(),
                     };
-                    let tools = match &options.tools {
-                        Some(input) => read_tools(input)?,
-                        None => Vec::new(),
-                    };
                     let rounds = read_rounds(*provider, &options.rounds)?;
                     let mut turn = Turn::new(&record)
                         .vision(*vision)
                         .instructions(&options.system)
                         .live(&live)
-                        .tools(&tools);
+                        .tools(tools);
                     turn = with_params(turn, *provider, options)?;
                     if let Some(choice) = &options.tool_choice {
                         turn = turn.tool_choice(choice.clone());
@@ -335,7 +348,14 @@ fn main() -> ExitCode {
             let _ = write!(io::stderr(), "replay: {problem}\n\n{USAGE}");
             return ExitCode::from(2);
         }
-        Ok(Args::Run(options)) => run(&options),
+        Ok(Args::Run(options)) => match read_tools(&options) {
+            Ok(tools) => run(&options, &tools),
+            Err(ToolsProblem::Usage(problem)) => {
+                let _ = write!(io::stderr(), "replay: {problem}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            Err(ToolsProblem::Read(problem)) => Err(problem),
+        },
     };
     match ran {
         Ok(()) => ExitCode::SUCCESS,

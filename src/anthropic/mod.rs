@@ -101,7 +101,7 @@ use crate::render;
 use crate::request::Auth;
 use crate::rules::CacheCounting;
 use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -194,6 +194,12 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    // Each named by its constant `name` (the pinned spec's `WebSearchTool_20250305` and
+    // `CodeExecutionTool_20250825`); written by `tools.rs`.
+    server_tools: ServerTools {
+        web_search: Some(ServerForm::Entry("web_search")),
+        code_execution: Some(ServerForm::Entry("code_execution")),
+    },
     files: FileRules {
         media_types: &FILE_TYPES,
         files_in: FileRules::user_only,
@@ -354,6 +360,7 @@ pub(crate) static SURFACE: Surface = Surface {
         // block back names it
         // (https://platform.claude.com/docs/en/build-with-claude/compaction).
         compaction_headers: &[("anthropic-beta", "compact-2026-01-12")],
+        tool_headers: tools::beta_headers,
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,

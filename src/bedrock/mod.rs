@@ -112,7 +112,7 @@ use crate::render;
 use crate::request::Auth;
 use crate::rules::CacheCounting;
 use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, ServerTools, TurnRole};
 use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -188,6 +188,9 @@ pub(crate) static RULES: Rules = Rules {
     // <https://github.com/vercel/ai/pull/7537>).
     rounds_need_tools: true,
     tool_keys: &["toolConfig"],
+    // Converse's system tools are each model family's (Nova 2's `nova_grounding` and
+    // `nova_code_interpreter`), not Bedrock's: see `tools.rs`.
+    server_tools: ServerTools::NONE,
     files: FileRules {
         media_types: &FILE_TYPES,
         files_in: FileRules::user_only,
@@ -451,6 +454,7 @@ pub(crate) static SURFACE: Surface = Surface {
         headers: &[],
         stream_type: "application/vnd.amazon.eventstream",
         compaction_headers: &[],
+        tool_headers: crate::surface::no_tool_headers,
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,

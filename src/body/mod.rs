@@ -147,7 +147,7 @@ pub struct Turn<'a> {
     tool_choice: Option<ToolChoice>,
     rounds: Vec<Round<'a>>,
     budget: Option<Budget<'a>>,
-    params: Params,
+    pub(crate) params: Params,
 }
 
 impl<'a> Turn<'a> {
@@ -335,37 +335,18 @@ impl<'a> Turn<'a> {
         self
     }
 
+    /// The tools the turn declares.
+    pub(crate) fn tools_given(&self) -> &'a [Tool] {
+        self.tools
+    }
+
     /// The turn's model, when it was given one.
     pub(crate) fn model_name(&self) -> Option<&str> {
         self.params.model.as_deref()
     }
 
-    /// The turn, sent to this region where the provider's host names one (Bedrock's
-    /// `bedrock-runtime.{region}.amazonaws.com`, `us-east-1` by default): the
-    /// [`Request::base_url`](crate::Request::base_url) [`Provider::request`](crate::Provider::request)
-    /// gives. The body is the same.
-    ///
-    /// ```
-    /// use transcript_replay::{Provider, Turn};
-    ///
-    /// let turn = Turn::new(&[]).region("eu-central-1");
-    /// let (bedrock, anthropic): (Provider, Provider) = ("bedrock".parse()?, "anthropic".parse()?);
-    /// assert_eq!(bedrock.request(&turn).base_url, "https://bedrock-runtime.eu-central-1.amazonaws.com");
-    /// assert_eq!(anthropic.request(&turn).base_url, "https://api.anthropic.com");
-    /// # Ok::<(), transcript_replay::errors::UnknownProvider>(())
-    /// ```
-    #[must_use]
-    pub fn region(mut self, region: &str) -> Self {
-        self.params.region = Some(region.to_owned());
-        self
-    }
-
     pub(crate) fn rounds_given(&self) -> &[Round<'a>] {
         &self.rounds
-    }
-
-    pub(crate) fn region_given(&self) -> Option<&str> {
-        self.params.region.as_deref()
     }
 
     /// The output limit the turn asks for, when it asks for one.

@@ -138,6 +138,15 @@ impl BodyError {
             }
             Kind::ChoiceWithoutTools => Of::Tools(ToolDeclaration::ChoiceWithoutTools),
             Kind::ChoiceOfNoTool(name) => Of::Tools(ToolDeclaration::ChoiceOfNoTool { name }),
+            Kind::ServerToolNotTaken { tool, .. } => {
+                Of::Tools(ToolDeclaration::ServerToolNotTaken { tool })
+            }
+            Kind::ChoiceOfServerTool(name) => {
+                Of::Tools(ToolDeclaration::ChoiceOfServerTool { name })
+            }
+            Kind::ServerToolsBesideFunctions { model, .. } => {
+                Of::Tools(ToolDeclaration::ServerToolsBesideFunctions { model })
+            }
             Kind::ChoiceNotTaken { choice, .. } => {
                 Of::Tools(ToolDeclaration::ChoiceNotTaken { choice })
             }
@@ -205,6 +214,19 @@ pub(crate) enum Kind {
     },
     ChoiceWithoutTools,
     ChoiceOfNoTool(String),
+    /// A neutral server tool the provider has no form for: `tool` is its neutral name.
+    ServerToolNotTaken {
+        provider: Provider,
+        tool: &'static str,
+    },
+    /// The tool choice names a server or native tool.
+    ChoiceOfServerTool(String),
+    /// Server or native tools beside function tools, on a model that takes one kind only.
+    ServerToolsBesideFunctions {
+        provider: Provider,
+        model: String,
+        why: &'static str,
+    },
     /// A tool choice the provider cannot express.
     ChoiceNotTaken {
         provider: Provider,
@@ -388,6 +410,9 @@ impl fmt::Display for Kind {
                     "the tool choice names `{name}`, which is no declared tool"
                 )
             }
+            Kind::ServerToolNotTaken { .. }
+            | Kind::ChoiceOfServerTool(_)
+            | Kind::ServerToolsBesideFunctions { .. } => server_tools(f, self),
             Kind::ChoiceNotTaken { provider, choice } => {
                 write!(f, "{provider} cannot express the tool choice `{choice}`")
             }
@@ -644,4 +669,30 @@ fn article(role: &str) -> String {
     // The roles are "assistant", "model", "user" and "system": only the first takes "an".
     let article = if role.starts_with('a') { "an" } else { "a" };
     format!("{article} {role}")
+}
+
+/// The errors of server and native tools.
+fn server_tools(f: &mut fmt::Formatter<'_>, kind: &Kind) -> fmt::Result {
+    match kind {
+        Kind::ServerToolNotTaken { provider, tool } => write!(
+            f,
+            "{provider} ({}) has no {} server tool: declare the provider's own with Tool::native, if it has one",
+            provider.id(),
+            tool.replace('_', " "),
+        ),
+        Kind::ChoiceOfServerTool(name) => write!(
+            f,
+            "the tool choice names `{name}`, a server or native tool: a choice names a function tool"
+        ),
+        Kind::ServerToolsBesideFunctions {
+            provider,
+            model,
+            why,
+        } => write!(
+            f,
+            "{provider} takes server or native tools beside function tools {why}, and the turn's model is `{model}`"
+        ),
+        // Never reached: the other kinds are written by `Kind`'s own `fmt`.
+        _ => fmt::Display::fmt(kind, f),
+    }
 }

@@ -304,4 +304,22 @@ pub enum ToolDeclaration<'a> {
         /// The choice.
         choice: &'static str,
     },
+    /// A neutral server tool ([`Tool::web_search`](crate::Tool::web_search),
+    /// [`Tool::code_execution`](crate::Tool::code_execution)) the provider has no form for.
+    ServerToolNotTaken {
+        /// The tool's neutral name: `web_search` or `code_execution`.
+        tool: &'static str,
+    },
+    /// The tool choice names a server or native tool, where only a function tool can be
+    /// named.
+    ChoiceOfServerTool {
+        /// The name.
+        name: &'a str,
+    },
+    /// Server or native tools beside function tools, on a model that takes only one kind
+    /// in a request.
+    ServerToolsBesideFunctions {
+        /// The turn's model.
+        model: &'a str,
+    },
 }

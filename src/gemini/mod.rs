@@ -100,7 +100,7 @@ use crate::render;
 use crate::request::Auth;
 use crate::rules::CacheCounting;
 use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -175,6 +175,11 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "toolConfig"],
+    // Named by their only key, as a native declaration is; written by `tools.rs`.
+    server_tools: ServerTools {
+        web_search: Some(ServerForm::Entry("googleSearch")),
+        code_execution: Some(ServerForm::Entry("codeExecution")),
+    },
     files: FileRules {
         media_types: &FILE_TYPES,
         files_in: |role| match role {
@@ -325,6 +330,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// # Ok::<(), transcript_replay::RecordError>(())
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
+    tools::check_mix(turn.tools_given(), turn.model_name())?;
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
 
@@ -353,6 +359,7 @@ pub(crate) static SURFACE: Surface = Surface {
         headers: &[],
         stream_type: "text/event-stream",
         compaction_headers: &[],
+        tool_headers: crate::surface::no_tool_headers,
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

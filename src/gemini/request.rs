@@ -84,8 +84,12 @@ impl<'a> Body<'a> {
         if !self.tools.is_empty() {
             map.serialize_entry("tools", &tools::Tools(self.tools))?;
         }
-        if let Some(choice) = &self.tool_choice {
-            map.serialize_entry("toolConfig", &tools::Config(choice))?;
+        let config = tools::Config {
+            choice: self.tool_choice.as_ref(),
+            mixed: crate::tools::mixes_kinds(self.tools),
+        };
+        if config.any() {
+            map.serialize_entry("toolConfig", &config)?;
         }
         Ok(())
     }

@@ -107,7 +107,7 @@ use crate::render;
 use crate::request::Auth;
 use crate::rules::CacheCounting;
 use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -183,6 +183,12 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    // Web search is the top-level `web_search_options` of the search models, not a tool;
+    // Chat has no code execution. See `tools.rs`.
+    server_tools: ServerTools {
+        web_search: Some(ServerForm::Field),
+        code_execution: None,
+    },
     files: FileRules {
         media_types: &FILE_TYPES,
         files_in: FileRules::user_only,
@@ -378,6 +384,10 @@ pub(crate) fn rules_of(provider: Provider, dialect: &'static Dialect) -> Rules {
         },
         refused_fields: dialect.refused_fields,
         output_limit: Some(dialect.output_limit),
+        // `web_search_options` is OpenAI's own search models' field; a compatible server's
+        // search (Perplexity's always-on search, OpenRouter's `plugins`, xAI's
+        // `search_parameters`) is its own, declared by the caller's fields.
+        server_tools: ServerTools::NONE,
         // OpenAI's reasoning models' pairs are OpenAI's own: a compatible server takes a
         // temperature or stop beside its effort unless its dialect says otherwise (Azure
         // OpenAI serves the same models and is not followed here).
@@ -423,6 +433,7 @@ pub(crate) static SURFACE: Surface = Surface {
         headers: &[],
         stream_type: "text/event-stream",
         compaction_headers: &[],
+        tool_headers: crate::surface::no_tool_headers,
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

@@ -102,10 +102,20 @@ impl<'a> Body<'a> {
         self.provider
     }
 
-    /// The tool declarations and choice, as their key and value.
+    /// The tool declarations and choice, as their key and value, after `web_search_options`
+    /// when the tools ask for web search and the caller's fields do not set it.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if !self.tools.is_empty() {
-            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        if tools::web_search(self.tools)
+            && !self
+                .fields
+                .iter()
+                .any(|(key, _)| key == "web_search_options")
+        {
+            map.serialize_entry("web_search_options", &tools::Empty)?;
+        }
+        let declared = tools::Tools(self.tools);
+        if declared.any() {
+            map.serialize_entry("tools", &declared)?;
         }
         if let Some(choice) = &self.tool_choice {
             map.serialize_entry("tool_choice", &tools::Choice(choice))?;
@@ -193,7 +203,7 @@ impl Priced for Body<'_> {
         units.fields(&self.fields);
         if !self.tools.is_empty() || self.tool_choice.is_some() {
             units.tools(
-                &["tools", "tool_choice"],
+                &["web_search_options", "tools", "tool_choice"],
                 tool_text(|map| self.write_tools(map)),
             );
         }

@@ -81,7 +81,7 @@ use crate::render;
 use crate::request::Auth;
 use crate::rules::CacheCounting;
 use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, TurnRole};
+use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -124,6 +124,11 @@ pub(crate) static RULES: Rules = Rules {
     takes_no_tool_choice: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
+    // Named by their `type`, as a native declaration is; written by `tools.rs`.
+    server_tools: ServerTools {
+        web_search: Some(ServerForm::Entry("web_search")),
+        code_execution: Some(ServerForm::Entry("code_interpreter")),
+    },
     files: FileRules {
         media_types: &FILE_TYPES,
         files_in: FileRules::user_only,
@@ -258,6 +263,7 @@ pub(crate) static SURFACE: Surface = Surface {
         headers: &[],
         stream_type: "text/event-stream",
         compaction_headers: &[],
+        tool_headers: crate::surface::no_tool_headers,
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,

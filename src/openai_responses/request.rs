@@ -204,8 +204,14 @@ impl<'a> Body<'a> {
         self
     }
 
-    /// The tool declarations and choice, as their key and value.
+    /// The tool declarations and choice, as their key and value, after the `truncation` a
+    /// native tool needs when the caller's fields do not set it.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if tools::needs_truncation(self.tools)
+            && !self.fields.iter().any(|(key, _)| key == "truncation")
+        {
+            map.serialize_entry("truncation", "auto")?;
+        }
         if !self.tools.is_empty() {
             map.serialize_entry("tools", &tools::Tools(self.tools))?;
         }
@@ -271,7 +277,7 @@ impl Priced for Body<'_> {
         units.fields(&self.fields);
         if !self.tools.is_empty() || self.tool_choice.is_some() {
             units.tools(
-                &["tools", "tool_choice"],
+                &["truncation", "tools", "tool_choice"],
                 tool_text(|map| self.write_tools(map)),
             );
         }
