@@ -99,7 +99,7 @@ pub(crate) fn agent_turn(
 ) -> Result<(), Box<dyn Error>> {
     let model = model_for(provider);
     let live = [StoredMessage::user(ask)];
-    let tools = [
+    let mut tools = vec![
         Tool::new(
             "read",
             "Reads a file.",
@@ -111,6 +111,9 @@ pub(crate) fn agent_turn(
             r#"{"type":"object","properties":{"dir":{"type":"string"}},"required":["dir"]}"#,
         )?,
     ];
+    if matches!(provider, Provider::Anthropic | Provider::OpenAiResponses) {
+        tools.push(Tool::web_search()); // run by the provider: its results come in the reply
+    }
     let mut turn = Turn::new(history.as_slice())
         .instructions("You are a careful coding agent.")
         .live(&live)

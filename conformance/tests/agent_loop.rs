@@ -184,6 +184,21 @@ fn each_provider_loop_stores_the_turn_with_its_rounds() {
         assert_eq!(log.sleeps, [wait, Duration::from_secs(2)], "{provider}");
         assert_eq!(log.shown, "b.rs is empty; a.rs holds an empty main.");
 
+        // Web search, run by the provider, declared beside the function tools where the
+        // provider has it.
+        let web_search = match provider {
+            Provider::Anthropic => Some(r#"{"type":"web_search_20250305","name":"web_search"}"#),
+            Provider::OpenAiResponses => Some(r#"{"type":"web_search"}"#),
+            _ => None,
+        };
+        for (_, _, body) in &server.requests {
+            let body = String::from_utf8_lossy(body);
+            match web_search {
+                Some(tool) => assert!(body.contains(tool), "{provider}"),
+                None => assert!(!body.contains("web_search"), "{provider}"),
+            }
+        }
+
         // Each request went where the provider takes it, with the key where it goes.
         let path = match provider {
             Provider::OpenAiResponses => "/v1/responses".to_owned(),
