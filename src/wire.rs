@@ -354,6 +354,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     Piece::ToolUse { name: "read", input: r#"{"path": "a.rs"}"#, json_value: true },
 ///     Piece::ToolResult { tool_name: "read", output: "fn main() {}", is_error: false },
 ///     Piece::ToolResult { tool_name: "bash", output: "exit 1", is_error: true },
+///     Piece::ToolResult { tool_name: "touch", output: "", is_error: false },
 ///     Piece::Reasoning("Need the file first."),
 ///     Piece::ImageNotShown { media_type: "image/png", reason: Reason::Blind },
 ///     Piece::EmptyMessage,
@@ -364,6 +365,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     r#"Tool use: read({"path":"a.rs"})"#,
 ///     "Result (read): fn main() {}",
 ///     "Error (bash): exit 1",
+///     "Result (touch):",
 ///     "[Reasoning]: Need the file first.",
 ///     "[Image (image/png) not shown: this model cannot view images]",
 ///     "[Empty message]",
@@ -385,7 +387,8 @@ pub enum Piece<'a> {
         json_value: bool,
     },
     /// A `tool_result` block: `Result ({tool_name}): {output}`, or `Error (...)` when the
-    /// tool failed.
+    /// tool failed; `Result ({tool_name}):` when the output is empty (no space after the
+    /// colon).
     ToolResult {
         /// The tool's name.
         tool_name: &'a str,
@@ -571,7 +574,11 @@ impl fmt::Display for Piece<'_> {
                 is_error,
             } => {
                 let label = if is_error { "Error" } else { "Result" };
-                write!(f, "{label} ({tool_name}): {output}")
+                // An empty output leaves the label alone: no space after the colon.
+                match output.is_empty() {
+                    true => write!(f, "{label} ({tool_name}):"),
+                    false => write!(f, "{label} ({tool_name}): {output}"),
+                }
             }
             Piece::Reasoning(reasoning) => write!(f, "[Reasoning]: {reasoning}"),
             Piece::ImageNotShown { media_type, reason } => write!(
