@@ -358,6 +358,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     Piece::ToolResult { tool_name: "touch", output: "", is_error: false },
 ///     Piece::Reasoning("Need the file first."),
 ///     Piece::ImageNotShown { media_type: "image/png", reason: Reason::Blind },
+///     Piece::FileFromEarlierTurn { media_type: "application/pdf", name: Some("r.pdf") },
 ///     Piece::EmptyMessage,
 /// ];
 /// let prose: Vec<String> = pieces.iter().map(ToString::to_string).collect();
@@ -369,6 +370,7 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     "Result (touch):",
 ///     "[Reasoning]: Need the file first.",
 ///     "[Image (image/png) not shown: this model cannot view images]",
+///     "[File r.pdf (application/pdf) from an earlier turn]",
 ///     "[Empty message]",
 /// ]);
 /// ```
@@ -446,6 +448,15 @@ pub enum Piece<'a> {
     ImageFromEarlierTurn {
         /// The stored media type.
         media_type: &'a str,
+    },
+    /// `[File {name} ({media_type}) from an earlier turn]`, or `[File ({media_type}) from an
+    /// earlier turn]` without a name: stands before a file that a provider takes only in user
+    /// messages, carried from an assistant turn (a tool's PDF) to the next user message.
+    FileFromEarlierTurn {
+        /// The stored media type.
+        media_type: &'a str,
+        /// The stored name, when the file has one.
+        name: Option<&'a str>,
     },
     /// `[Image from the result of {name} ({id})]`, or without the id when the
     /// call came without one (a made id is never sent): stands before an image a tool of the
@@ -543,6 +554,7 @@ impl Piece<'_> {
             | Piece::EmptyMessage
             | Piece::SystemLabel
             | Piece::ImageFromEarlierTurn { .. }
+            | Piece::FileFromEarlierTurn { .. }
             | Piece::ToolImage { .. }
             | Piece::OutputWithheld { .. }
             | Piece::InputWithheld { .. }
@@ -624,6 +636,13 @@ impl fmt::Display for Piece<'_> {
                 "[Image ({}) from an earlier turn]",
                 ShownMediaType(media_type)
             ),
+            Piece::FileFromEarlierTurn { media_type, name } => {
+                f.write_str("[File ")?;
+                if let Some(name) = name {
+                    write!(f, "{} ", ShownMediaType(name))?;
+                }
+                write!(f, "({}) from an earlier turn]", ShownMediaType(media_type))
+            }
             Piece::ToolImage { name, id } => {
                 write!(f, "[Image from the result of {}", ShownMediaType(name))?;
                 match id {
