@@ -30,16 +30,25 @@ pub(crate) struct Verdicts<'a> {
     pub(crate) extra_files: Vec<FileVerdict>,
 }
 
+/// Where one message's images and files can go natively: whether its images land somewhere
+/// the provider takes them, and the role its files are judged in (the user's, for an assistant
+/// turn's files carried to the next user message).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Landing {
+    pub(crate) images: bool,
+    pub(crate) files_as: TurnRole,
+}
+
 /// The verdict on every image and file of the conversation, in order, and on the extra images
 /// and files that follow it (a round's, which land where the provider takes them, on the
 /// user's side): first each on its own, then the request's limits, which keep the newest and
 /// withhold the oldest.
 ///
 /// `landings` says, for each message, whether its images land somewhere the provider takes
-/// them; a file is judged in its message's role.
+/// them, and the role its files are judged in.
 pub(crate) fn media_verdicts<'a>(
     messages: &[WireMessage<'a>],
-    landings: &[bool],
+    landings: &[Landing],
     rules: &Rules,
     limits: &ImageLimits,
     (extra_images, extra_files): (&[Image<'a>], &[File<'a>]),
@@ -48,17 +57,16 @@ pub(crate) fn media_verdicts<'a>(
     let mut files: Vec<(FileVerdict, File<'a>)> = Vec::new();
     // Every item of the request in order, as its kind and its index in the list of its kind.
     let mut order: Vec<(Kind, usize)> = Vec::new();
-    for (message, &lands) in messages.iter().zip(landings) {
-        let role = TurnRole::of(message.role);
+    for (message, landing) in messages.iter().zip(landings) {
         for part in &message.content {
             match part {
                 Part::Image(image) => {
                     order.push((Kind::Image, images.len()));
-                    images.push(verdict(image, lands, rules, limits));
+                    images.push(verdict(image, landing.images, rules, limits));
                 }
                 Part::File(file) => {
                     order.push((Kind::File, files.len()));
-                    files.push((file_verdict(file, role, rules), *file));
+                    files.push((file_verdict(file, landing.files_as, rules), *file));
                 }
                 Part::Text(_) | Part::Compaction(_) => {}
             }

@@ -291,6 +291,13 @@ impl Params {
         })
     }
 
+    /// Whether `provider` writes any top-level field of the body for these parameters (a
+    /// model it names in the path writes none).
+    pub(crate) fn writes_fields(&self, provider: Provider) -> bool {
+        *self != Params::default()
+            && (provider.surface().params)(self, provider).is_ok_and(|written| !written.is_empty())
+    }
+
     /// The stop sequences as one JSON array, when there are any.
     pub(crate) fn stops(&self) -> Option<Value> {
         (!self.stop.is_empty()).then(|| json!(self.stop))

@@ -3,7 +3,7 @@
 
 use crate::file::File;
 use crate::marker::Reason;
-use crate::native_images::{media_verdicts, FileVerdict, Verdict, Verdicts};
+use crate::native_images::{media_verdicts, FileVerdict, Landing, Verdict, Verdicts};
 use crate::rules::{ImageLimits, Rules, TurnRole};
 use crate::wire::{Content, Image, Part, Piece, Text, WireMessage, WireRole};
 
@@ -198,15 +198,22 @@ struct Judged<'v, I> {
     native_files: usize,
 }
 
-/// An image carried from an assistant turn to the next user message: its stored media type
-/// (which the text before it names, as the marker it left behind does) and the image sent.
-type Carried<'a> = (&'a str, Image<'a>);
+/// An image or file carried from an assistant turn to the next user message, for a provider
+/// that takes it only there.
+enum Carried<'a> {
+    /// The image's stored media type (which the text before it names, as the marker it left
+    /// behind does) and the image sent.
+    Image(&'a str, Image<'a>),
+    /// The file sent, whose media type and name the text before it names.
+    File(File<'a>),
+}
 
-/// Re-builds one message's content under the provider's rules: images carried from earlier
-/// assistant turns first (in a user message), then each image as its verdict says (native,
-/// carried forward, or a marker that names the provider), and text parts that are white space
-/// only left out where the provider rejects them (blank pieces within a text part stay). A
-/// message of one text part that the rules leave as it is keeps its parts.
+/// Re-builds one message's content under the provider's rules: images and files carried from
+/// earlier assistant turns first (in a user message), each after the text that says so, then
+/// each image and file as its verdict says (native, carried forward, or a marker that names
+/// the provider), and text parts that are white space only left out where the provider
+/// rejects them (blank pieces within a text part stay). A message of one text part that the
+/// rules leave as it is keeps its parts.
 fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
     message: WireMessage<'a>,
     rules: &Rules,
@@ -220,9 +227,23 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
     }
     let mut content = Content::new();
     if message.role == WireRole::User {
-        for (media_type, image) in carried.drain(..) {
-            content.push_piece(Piece::ImageFromEarlierTurn { media_type });
-            content.push_image(image);
+        for carried in carried.drain(..) {
+            match carried {
+                Carried::Image(media_type, image) => {
+                    content.push_piece(Piece::ImageFromEarlierTurn { media_type });
+                    content.push_image(image);
+                }
+                // The text that names it is the text a provider that takes a file only beside
+                // text needs (Bedrock), so it takes no label besides.
+                Carried::File(file) => {
+                    content.push_piece(Piece::FileFromEarlierTurn {
+                        media_type: file.media_type(),
+                        name: file.name(),
+                    });
+                    verdicts.native_files += 1;
+                    content.push_file(file.numbered(verdicts.native_files));
+                }
+            }
         }
     }
     for part in &message.content {
@@ -241,7 +262,7 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
                         if message.role == WireRole::Assistant
                             && rules.carries_images_forward() =>
                     {
-                        carried.push((image.media_type(), native));
+                        carried.push(Carried::Image(image.media_type(), native));
                         content.push_piece(Piece::ImageNotShown {
                             media_type: image.media_type(),
                             reason: Reason::ShownInNextUserMessage,
@@ -255,6 +276,14 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
                 }
             }
             Part::File(file) => match verdicts.files.next().unwrap_or(Err(rules.role_reason())) {
+                Ok(()) if message.role == WireRole::Assistant && rules.carries_files_forward() => {
+                    carried.push(Carried::File(*file));
+                    content.push_piece(Piece::FileNotShown {
+                        media_type: file.media_type(),
+                        name: file.name(),
+                        reason: Reason::ShownInNextUserMessage,
+                    });
+                }
                 Ok(()) => {
                     if rules.files.labelled {
                         content.push_piece(Piece::FileLabel {
@@ -279,18 +308,23 @@ fn adapt<'a, I: Iterator<Item = Verdict<'a>>>(
 
 /// Whether each message's images can be sent natively somewhere in the request: in the
 /// message itself when the provider takes images in its role, or, for an assistant turn of a
-/// provider that takes them only in user messages, in the next user message, if one follows.
-fn landings(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<bool> {
+/// provider that takes them only in user messages, in the next user message, if one follows;
+/// and the role its files are judged in: the user's for an assistant turn's files carried so.
+fn landings(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<Landing> {
     let mut user_follows = false;
-    let mut landings: Vec<bool> = messages
+    let mut landings: Vec<Landing> = messages
         .iter()
         .rev()
         .map(|message| {
             let role = TurnRole::of(message.role);
-            let lands = (rules.images_in)(role)
-                || (role == TurnRole::Assistant && rules.carries_images_forward() && user_follows);
+            let carried = role == TurnRole::Assistant && user_follows;
+            let images = (rules.images_in)(role) || (carried && rules.carries_images_forward());
+            let files_as = match carried && rules.carries_files_forward() {
+                true => TurnRole::User,
+                false => role,
+            };
             user_follows |= message.role == WireRole::User;
-            lands
+            Landing { images, files_as }
         })
         .collect();
     landings.reverse();

@@ -18,8 +18,8 @@
 //! |---|---|
 //! | `text` | the text itself (an empty text contributes nothing) |
 //! | `tool_use` | `Tool use: {name}({input})`; an input stored as a JSON value without the white space between its tokens ([`CompactJson`]), a string input exactly as stored |
-//! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}` |
-//! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}` |
+//! | `tool_result`, `is_error` false | `Result ({tool_name}): {output}`, or `Result ({tool_name}):` when the output is empty |
+//! | `tool_result`, `is_error` true | `Error ({tool_name}): {output}`, or `Error ({tool_name}):` when the output is empty |
 //! | `reasoning` | `[Reasoning]: {reasoning}` |
 //! | `image`, shown | a native image part with the stored `media_type` and `data` |
 //! | `image`, not shown | `[Image ({media_type}) not shown: {reason}]` |

@@ -154,7 +154,9 @@ pub(crate) enum ServerForm {
 pub(crate) struct FileRules {
     /// The media types it takes, lowercase.
     pub(crate) media_types: &'static [&'static str],
-    /// Whether a message of this role may carry a native file.
+    /// Whether a message of this role may carry a native file. A provider that takes files in
+    /// user messages but not in assistant ones gets an assistant turn's files (a tool's PDF)
+    /// carried to the next user message, as its images are.
     pub(crate) files_in: fn(TurnRole) -> bool,
     /// The most base64 text one file may have.
     pub(crate) per_file: usize,
@@ -232,6 +234,11 @@ impl Rules {
     /// Whether an assistant turn's images travel to the next user message.
     pub(crate) fn carries_images_forward(&self) -> bool {
         (self.images_in)(TurnRole::User) && !(self.images_in)(TurnRole::Assistant)
+    }
+
+    /// Whether an assistant turn's files travel to the next user message, as its images do.
+    pub(crate) fn carries_files_forward(&self) -> bool {
+        (self.files.files_in)(TurnRole::User) && !(self.files.files_in)(TurnRole::Assistant)
     }
 
     /// Why an image that stands where the provider takes none is not shown: a provider that

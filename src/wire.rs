@@ -25,6 +25,7 @@
 
 pub use crate::compaction::Compaction;
 pub use crate::file::File;
+pub use crate::json::CompactJson;
 pub use crate::marker::{Reason, TextOnlyOutput};
 pub use crate::signature::ImageFormat;
 
@@ -354,8 +355,10 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     Piece::ToolUse { name: "read", input: r#"{"path": "a.rs"}"#, json_value: true },
 ///     Piece::ToolResult { tool_name: "read", output: "fn main() {}", is_error: false },
 ///     Piece::ToolResult { tool_name: "bash", output: "exit 1", is_error: true },
+///     Piece::ToolResult { tool_name: "touch", output: "", is_error: false },
 ///     Piece::Reasoning("Need the file first."),
 ///     Piece::ImageNotShown { media_type: "image/png", reason: Reason::Blind },
+///     Piece::FileFromEarlierTurn { media_type: "application/pdf", name: Some("r.pdf") },
 ///     Piece::EmptyMessage,
 /// ];
 /// let prose: Vec<String> = pieces.iter().map(ToString::to_string).collect();
@@ -364,8 +367,10 @@ pub(crate) fn is_blank_char(c: char) -> bool {
 ///     r#"Tool use: read({"path":"a.rs"})"#,
 ///     "Result (read): fn main() {}",
 ///     "Error (bash): exit 1",
+///     "Result (touch):",
 ///     "[Reasoning]: Need the file first.",
 ///     "[Image (image/png) not shown: this model cannot view images]",
+///     "[File r.pdf (application/pdf) from an earlier turn]",
 ///     "[Empty message]",
 /// ]);
 /// ```
@@ -385,7 +390,8 @@ pub enum Piece<'a> {
         json_value: bool,
     },
     /// A `tool_result` block: `Result ({tool_name}): {output}`, or `Error (...)` when the
-    /// tool failed.
+    /// tool failed; `Result ({tool_name}):` when the output is empty (no space after the
+    /// colon).
     ToolResult {
         /// The tool's name.
         tool_name: &'a str,
@@ -442,6 +448,15 @@ pub enum Piece<'a> {
     ImageFromEarlierTurn {
         /// The stored media type.
         media_type: &'a str,
+    },
+    /// `[File {name} ({media_type}) from an earlier turn]`, or `[File ({media_type}) from an
+    /// earlier turn]` without a name: stands before a file that a provider takes only in user
+    /// messages, carried from an assistant turn (a tool's PDF) to the next user message.
+    FileFromEarlierTurn {
+        /// The stored media type.
+        media_type: &'a str,
+        /// The stored name, when the file has one.
+        name: Option<&'a str>,
     },
     /// `[Image from the result of {name} ({id})]`, or without the id when the
     /// call came without one (a made id is never sent): stands before an image a tool of the
@@ -539,6 +554,7 @@ impl Piece<'_> {
             | Piece::EmptyMessage
             | Piece::SystemLabel
             | Piece::ImageFromEarlierTurn { .. }
+            | Piece::FileFromEarlierTurn { .. }
             | Piece::ToolImage { .. }
             | Piece::OutputWithheld { .. }
             | Piece::InputWithheld { .. }
@@ -571,7 +587,11 @@ impl fmt::Display for Piece<'_> {
                 is_error,
             } => {
                 let label = if is_error { "Error" } else { "Result" };
-                write!(f, "{label} ({tool_name}): {output}")
+                // An empty output leaves the label alone: no space after the colon.
+                match output.is_empty() {
+                    true => write!(f, "{label} ({tool_name}):"),
+                    false => write!(f, "{label} ({tool_name}): {output}"),
+                }
             }
             Piece::Reasoning(reasoning) => write!(f, "[Reasoning]: {reasoning}"),
             Piece::ImageNotShown { media_type, reason } => write!(
@@ -616,6 +636,13 @@ impl fmt::Display for Piece<'_> {
                 "[Image ({}) from an earlier turn]",
                 ShownMediaType(media_type)
             ),
+            Piece::FileFromEarlierTurn { media_type, name } => {
+                f.write_str("[File ")?;
+                if let Some(name) = name {
+                    write!(f, "{} ", ShownMediaType(name))?;
+                }
+                write!(f, "({}) from an earlier turn]", ShownMediaType(media_type))
+            }
             Piece::ToolImage { name, id } => {
                 write!(f, "[Image from the result of {}", ShownMediaType(name))?;
                 match id {
@@ -672,51 +699,6 @@ impl fmt::Display for Piece<'_> {
                 ShownMediaType(type_name)
             ),
         }
-    }
-}
-
-/// JSON text with the white space between its tokens removed: strings, their escapes and the
-/// spelling of numbers stay exactly as written. The same value stored compactly,
-/// pretty-printed or nested in a conversation file writes the same bytes.
-///
-/// ```
-/// use transcript_replay::wire::CompactJson;
-///
-/// let stored = "{\n  \"path\" : \"a b.rs\",\n  \"n\": 1.50e1 }";
-/// assert_eq!(CompactJson(stored).to_string(), r#"{"path":"a b.rs","n":1.50e1}"#);
-/// assert_eq!(CompactJson(r#"{"q": "\" \\"}"#).to_string(), r#"{"q":"\" \\"}"#);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CompactJson<'a>(pub &'a str);
-
-impl fmt::Display for CompactJson<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = self.0;
-        let bytes = text.as_bytes();
-        let (mut in_string, mut escaped) = (false, false);
-        let mut start = 0;
-        for (at, &byte) in bytes.iter().enumerate() {
-            if in_string {
-                match (escaped, byte) {
-                    (true, _) => escaped = false,
-                    (false, b'\\') => escaped = true,
-                    (false, b'"') => in_string = false,
-                    (false, _) => {}
-                }
-                continue;
-            }
-            match byte {
-                b'"' => in_string = true,
-                b' ' | b'\t' | b'\n' | b'\r' => {
-                    // White space between tokens: write what came before it, skip it. The
-                    // slice ends on an ASCII byte, so it is whole UTF-8.
-                    f.write_str(text.get(start..at).unwrap_or_default())?;
-                    start = at + 1;
-                }
-                _ => {}
-            }
-        }
-        f.write_str(text.get(start..).unwrap_or_default())
     }
 }
 

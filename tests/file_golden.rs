@@ -201,7 +201,8 @@ fn a_blind_model_gets_every_file_as_the_marker_on_every_provider() {
 }
 
 #[test]
-fn files_outside_a_user_turn_are_markers_where_the_provider_takes_them_only_there() {
+fn an_assistant_turns_file_goes_to_the_next_user_message_where_the_provider_takes_files_only_there()
+{
     let history = [
         StoredMessage::system("Keep the contract in mind."),
         StoredMessage::user("Here."),
@@ -210,34 +211,28 @@ fn files_outside_a_user_turn_are_markers_where_the_provider_takes_them_only_ther
             vec![Block::text("Made it."), Block::file("application/pdf", PDF)],
         ),
     ];
-    // (provider, the marker of the assistant's file, or None when it goes natively)
+    // (provider, whether it takes files only in user messages)
     let cases = [
-        (
-            Provider::OpenAi,
-            Some("OpenAI accepts files only in user messages"),
-        ),
-        (
-            Provider::OpenAiResponses,
-            Some("OpenAI accepts files only in user messages"),
-        ),
-        (
-            Provider::Anthropic,
-            Some("Anthropic accepts files only in user messages"),
-        ),
-        (
-            Provider::Bedrock,
-            Some("Bedrock accepts files only in user messages"),
-        ),
-        (Provider::Gemini, None),
+        (Provider::OpenAi, true),
+        (Provider::OpenAiResponses, true),
+        (Provider::Anthropic, true),
+        (Provider::Bedrock, true),
+        (Provider::Gemini, false),
     ];
-    for (provider, marker) in cases {
+    for (provider, user_only) in cases {
         let body = body(provider, &history, Vision::Sees);
-        match marker {
-            Some(reason) => assert!(
-                body.contains(&format!("[File (application/pdf) not shown: {reason}]")),
-                "{provider}: {body}"
-            ),
-            None => assert!(
+        match user_only {
+            true => {
+                assert!(
+                    body.contains("[File (application/pdf) not shown: it is shown in the next user message]"),
+                    "{provider}: {body}"
+                );
+                assert!(
+                    body.contains("[File (application/pdf) from an earlier turn]"),
+                    "{provider}: {body}"
+                );
+            }
+            false => assert!(
                 body.contains(r#"{"role":"model","parts":[{"text":"Made it."},{"inlineData":{"mimeType":"application/pdf""#),
                 "{provider}: {body}"
             ),

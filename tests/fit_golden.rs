@@ -203,16 +203,17 @@ fn a_live_turn_over_the_budget_alone_is_an_error_that_says_by_how_much_and_of_wh
             23,
             "what is left of the history 12, the system text 7, the live turn 4",
         ),
-        // Gemini and Bedrock merge the live turn into the user turn that stands for the history.
+        // Gemini and Bedrock merge the live turn into the user turn that stands for the
+        // history; it is still named the live turn.
         (
             Provider::Gemini,
             22,
-            "what is left of the history 15, the system text 7",
+            "what is left of the history 11, the system text 7, the live turn 4",
         ),
         (
             Provider::Bedrock,
             22,
-            "what is left of the history 15, the system text 7",
+            "what is left of the history 11, the system text 7, the live turn 4",
         ),
     ];
     for (provider, needed, parts) in cases {

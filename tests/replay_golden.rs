@@ -42,7 +42,7 @@ fn cases() -> Vec<Case> {
             r#"[{"role":"assistant","content":[{"type":"text","text":"Error (bash): exit status 1"}]}]"#),
         case!("a result with empty output keeps its label", Sees, "tool",
             [r#"{"type":"tool_result","tool_use_id":"t1","tool_name":"touch","output":"","is_error":false}"#],
-            r#"[{"role":"assistant","content":[{"type":"text","text":"Result (touch): "}]}]"#),
+            r#"[{"role":"assistant","content":[{"type":"text","text":"Result (touch):"}]}]"#),
         case!("reasoning is labelled", Sees, "assistant",
             [r#"{"type":"reasoning","reasoning":"Need the file first."}"#],
             r#"[{"role":"assistant","content":[{"type":"text","text":"[Reasoning]: Need the file first."}]}]"#),

@@ -142,7 +142,7 @@ fn the_stored_turn_replays_as_prose_from_the_next_turn_on() {
     };
     assert_eq!(
         prose.to_string(),
-        "Tool use: read({\"path\":\"a.rs\"})\n\nResult (read): \n\nIt is empty."
+        "Tool use: read({\"path\":\"a.rs\"})\n\nResult (read):\n\nIt is empty."
     );
     let live = [StoredMessage::user("And b.rs?")];
     for provider in Provider::ALL {

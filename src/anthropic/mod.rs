@@ -4,8 +4,8 @@
 //! message after the first other message stays in place as a `user` message whose text begins
 //! `[System]: `. Content is always an array of `text` and `image` blocks. No text block is
 //! empty or white space only. Images go only in user messages, in the media types and size
-//! Anthropic takes; an assistant turn's images (a tool's screenshots) are carried to the next
-//! user message; any other image becomes a marker that names Anthropic.
+//! Anthropic takes; an assistant turn's images (a tool's screenshots) and files (a tool's PDF)
+//! are carried to the next user message; any other image becomes a marker that names Anthropic.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
 //! [`Turn`]. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),
@@ -54,7 +54,7 @@
 //! | rule | as applied |
 //! |---|---|
 //! | system messages | leading ones → `system`; later ones → a `user` turn beginning `[System]: ` |
-//! | images | only in `user` messages; an assistant turn's images are carried to the next user message |
+//! | images | only in `user` messages; an assistant turn's images are carried to the next user message, and its files (a tool's PDF) too, as [`FILE_TYPES`] says they go only in `user` messages |
 //! | formats | JPEG, PNG, GIF, WEBP: [`MEDIA_TYPES`] |
 //! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64; [`MAX_SIDE_PIXELS`] a side |
 //! | per request | [`MAX_IMAGES_PER_REQUEST`] images (200k-context models), [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image and document data together (one budget, the newest kept), [`MANY_IMAGES_MAX_SIDE_PIXELS`] a side beyond [`MANY_IMAGES`] images, [`MAX_PDF_PAGES_PER_REQUEST`] PDF pages |
@@ -296,8 +296,8 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// `system` holds up to two text blocks: S, the caller's instructions and
 /// [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE), then H, the history's leading system
 /// messages; a block is left out when it is empty, and the field when both are. Add `model`
-/// and `max_tokens` as fields. Images of an assistant turn (a tool's screenshots) are carried
-/// to the next user message, history or live turn.
+/// and `max_tokens` as fields. Images and files of an assistant turn (a tool's screenshots, a
+/// tool's PDF) are carried to the next user message, history or live turn.
 ///
 /// # Errors
 ///

@@ -25,8 +25,15 @@ use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamR
 ///   `thinking_delta`, and `input_json_delta`, whose `partial_json` pieces concatenate to
 ///   the call's input. A tool without arguments streams `partial_json: ""`, and its input is
 ///   `{}`. `signature_delta` is no text: it is kept with the thinking block for the round in
-///   flight, never stored. `citations_delta` is metadata, left out as `read_reply` leaves out
-///   citations.
+///   flight, never stored. `citations_delta` cites a source for its text block: the source
+///   becomes a `source` block after the text, as [`read_reply`](super::read_reply) makes one
+///   of a whole text block's `citations`; and the citation itself, as it came, goes back on
+///   its text block in the round in flight, the text as its `text_delta`s wrote it (escapes
+///   as sent), so that the round is the whole reply's byte for byte. Every kind of citation
+///   is kept whole: a web search result's `encrypted_index` must be passed back
+///   (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>), and a
+///   document's or a search result's location goes back as it came
+///   (<https://docs.claude.com/en/docs/build-with-claude/citations>).
 /// - `ping` and event types Anthropic may add later are ignored
 ///   (<https://docs.anthropic.com/en/api/messages-streaming>: "we may occasionally add new
 ///   event types").
@@ -67,7 +74,13 @@ pub fn stream() -> StreamReader {
 /// What a content block is, by its index, for the round in flight.
 #[derive(Debug)]
 enum Kind {
-    Text,
+    /// A text block: its text as the events wrote it (the JSON string's contents, escapes as
+    /// sent), and the citations its `citations_delta` events carried, each as it came, in
+    /// order.
+    Text {
+        escaped: String,
+        citations: Vec<Box<RawValue>>,
+    },
     Thinking {
         signature: String,
     },
@@ -133,8 +146,8 @@ impl Stream {
         struct Start<'a> {
             #[serde(rename = "type")]
             kind: &'a str,
-            #[serde(default)]
-            text: Option<String>,
+            #[serde(borrow, default)]
+            text: Option<&'a RawValue>,
             #[serde(default)]
             thinking: Option<String>,
             #[serde(default)]
@@ -154,9 +167,12 @@ impl Stream {
         };
         let kind = match start.kind {
             "text" => {
-                self.blocks
-                    .text(index, start.text.as_deref().unwrap_or_default(), deltas);
-                Kind::Text
+                let (text, escaped) = text_of(start.text)?;
+                self.blocks.text(index, &text, deltas);
+                Kind::Text {
+                    escaped: escaped.to_owned(),
+                    citations: Vec::new(),
+                }
             }
             "thinking" => {
                 self.blocks
@@ -263,16 +279,16 @@ impl Stream {
         struct Piece<'a> {
             #[serde(rename = "type")]
             kind: &'a str,
-            #[serde(default)]
-            text: Option<String>,
+            #[serde(borrow, default)]
+            text: Option<&'a RawValue>,
             #[serde(default)]
             thinking: Option<String>,
             #[serde(default)]
             partial_json: Option<String>,
             #[serde(default)]
             signature: Option<String>,
-            #[serde(default)]
-            citation: Option<serde_json::Value>,
+            #[serde(borrow, default)]
+            citation: Option<&'a RawValue>,
             #[serde(default)]
             content: Option<String>,
             #[serde(default)]
@@ -286,8 +302,14 @@ impl Stream {
         }
         match piece.kind {
             "text_delta" => {
-                self.blocks
-                    .text(index, piece.text.as_deref().unwrap_or_default(), deltas)
+                let (text, escaped) = text_of(piece.text)?;
+                self.blocks.text(index, &text, deltas);
+                if let Some(Kind::Text {
+                    escaped: written, ..
+                }) = self.kind(index)
+                {
+                    written.push_str(escaped);
+                }
             }
             "thinking_delta" => {
                 self.blocks
@@ -318,9 +340,15 @@ impl Stream {
                     }
                 }
             }
-            // A source of the text: its block follows the text's, at the text's stop.
+            // A source of the text: its block follows the text's, at the text's stop; the
+            // citation itself goes back on the text block, as it came.
             "citations_delta" => {
-                if let Some(citation) = piece.citation {
+                if let Some(raw) = piece.citation {
+                    if let Some(Kind::Text { citations, .. }) = self.kind(index) {
+                        citations.push(raw.to_owned());
+                    }
+                    let citation: serde_json::Value =
+                        serde_json::from_str(raw.get()).map_err(|error| Failure::json(&error))?;
                     match self.citations.iter_mut().find(|(known, _)| *known == index) {
                         Some((_, citations)) => citations.push(citation),
                         None => self.citations.push((index, vec![citation])),
@@ -355,8 +383,8 @@ impl Stream {
     }
 
     /// The content blocks as Anthropic takes them back in the round in flight: each block's
-    /// accumulated content, thinking with its signature, redacted thinking as it came; no
-    /// empty text block (Anthropic rejects one).
+    /// accumulated content, a text block with its citations as they came, thinking with its
+    /// signature, redacted thinking as it came; no empty text block (Anthropic rejects one).
     fn native(&mut self) -> Vec<Box<RawValue>> {
         let kinds = std::mem::take(&mut self.kinds);
         let mut native = Vec::with_capacity(kinds.len());
@@ -365,11 +393,22 @@ impl Stream {
             // Each block's keys in Anthropic's order; strings written as JSON.
             let string = |text: &str| serde_json::Value::from(text).to_string();
             let json = match (kind, block) {
-                (Kind::Text, Some(Block::Text { text })) => {
-                    format!(r#"{{"type":"text","text":{}}}"#, string(&text))
+                // The text as it was sent, its escapes kept, as the whole reply keeps it.
+                (Kind::Text { escaped, citations }, Some(Block::Text { .. })) => {
+                    match citations.is_empty() {
+                        true => format!(r#"{{"type":"text","text":"{escaped}"}}"#),
+                        false => {
+                            let citations: Vec<&str> =
+                                citations.iter().map(|raw| raw.get()).collect();
+                            format!(
+                                r#"{{"type":"text","text":"{escaped}","citations":[{}]}}"#,
+                                citations.join(",")
+                            )
+                        }
+                    }
                 }
                 (
-                    Kind::Text,
+                    Kind::Text { .. },
                     Some(
                         Block::ToolUse { .. }
                         | Block::ToolResult { .. }
@@ -433,6 +472,23 @@ impl Stream {
         self.kinds = kinds;
         native
     }
+}
+
+/// A text event's `text`: the text, and the JSON string's contents as sent (between its
+/// quotes, escapes kept), which the pieces of one block join into one JSON string as the
+/// whole reply writes it; none is an empty text.
+fn text_of(raw: Option<&RawValue>) -> Result<(String, &str), Failure> {
+    let Some(raw) = raw.filter(|raw| raw.get() != "null") else {
+        return Ok((String::new(), ""));
+    };
+    let text: String = serde_json::from_str(raw.get()).map_err(|error| Failure::json(&error))?;
+    // A JSON string's text, as sent, is what its quotes enclose.
+    let escaped = raw
+        .get()
+        .strip_prefix('"')
+        .and_then(|inner| inner.strip_suffix('"'))
+        .unwrap_or_default();
+    Ok((text, escaped))
 }
 
 impl Events for Stream {
@@ -551,7 +607,7 @@ impl Events for Stream {
             .iter()
             .filter_map(|(_, kind)| match kind {
                 Kind::Other { kind, .. } => Some(kind.clone()),
-                Kind::Text
+                Kind::Text { .. }
                 | Kind::Thinking { .. }
                 | Kind::Redacted(_)
                 | Kind::ToolUse

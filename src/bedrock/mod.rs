@@ -5,8 +5,8 @@
 //! begins `[System]: `. Content blocks are `{"text"}` and
 //! `{"image":{"format","source":{"bytes"}}}` (the bytes as base64 on the JSON wire), never an
 //! empty or white-space-only text. Images go only in user messages, in the formats, count and
-//! sizes Converse takes; an assistant turn's images (a tool's screenshots) are carried to the
-//! next user message; any other image becomes a marker that names Bedrock. The model goes in
+//! sizes Converse takes; an assistant turn's images (a tool's screenshots) and files (a tool's
+//! PDF) are carried to the next user message; any other image becomes a marker that names Bedrock. The model goes in
 //! the URL (`/model/{modelId}/converse`), not the body.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
@@ -53,7 +53,7 @@
 //! | rule | as applied |
 //! |---|---|
 //! | system messages | leading ones → `system` text blocks; later ones → a `user` turn beginning `[System]: ` |
-//! | images | only in `user` messages; an assistant turn's images are carried to the next user message |
+//! | images | only in `user` messages; an assistant turn's images are carried to the next user message, and its files (a tool's PDF) too, as [`FILE_TYPES_AND_FORMATS`] says they go only in `user` messages |
 //! | formats | PNG, JPEG, GIF, WEBP: [`MEDIA_TYPES`] |
 //! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64 (3.75 MB), [`MAX_SIDE_PIXELS`] a side |
 //! | per request | [`MAX_IMAGES_PER_REQUEST`] images |

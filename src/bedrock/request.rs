@@ -356,7 +356,7 @@ impl Priced for Request<'_> {
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the caller's fields and the tools, the system blocks, then each
+/// The cost of the body: the top-level fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
 impl Report for Body<'_> {
     fn withheld_mut(&mut self) -> &mut Option<Withheld> {

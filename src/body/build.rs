@@ -4,7 +4,7 @@
 use crate::body::{assemble, Assembled, BodyError, Kind, Turn};
 use crate::cost::Withheld;
 use crate::cost::{count_text, estimate_counted, Estimate, Of, Priced};
-use crate::fit::{Plan, RoundOutput, FLOOR};
+use crate::fit::{cost_alone, Plan, RoundOutput, FLOOR};
 use crate::rounds;
 use crate::rules::{ImageLimits, Rules};
 use crate::wire::Piece;
@@ -100,25 +100,97 @@ pub(crate) fn build<'a, B: Priced + Report>(
             return Ok(body);
         }
         if !plan.advance(fitted - budget.tokens) {
+            let names = Names {
+                fields: fields_name(turn, rules),
+                merged_live: merged_live(&estimate, rules, sent.live, turn, &budget),
+            };
             return Err(BodyError::new(Kind::BudgetTooSmall {
                 needed: fitted,
                 budget: budget.tokens,
-                parts: parts(&estimate),
+                parts: parts(&estimate, &names),
             }));
         }
     }
 }
 
+/// What the parts of a body that cannot be fitted are called, beyond what each cost says.
+struct Names {
+    /// The name of the top-level fields, for what they hold.
+    fields: &'static str,
+    /// The tokens of the live turn's messages that a provider merging adjacent turns of one
+    /// role carries inside the history's last turn.
+    merged_live: u64,
+}
+
+/// The top-level fields named for what they hold: the neutral parameters the crate wrote
+/// (model, output limit, ...), the caller's own fields, or both.
+fn fields_name(turn: &Turn<'_>, rules: &Rules) -> &'static str {
+    match (
+        turn.params.writes_fields(rules.provider),
+        turn.fields.is_empty(),
+    ) {
+        (true, true) => "the parameters",
+        (true, false) => "the parameters and the caller's fields",
+        (false, true | false) => "the caller's fields",
+    }
+}
+
+/// The tokens of the live turn's leading messages that the provider merged into the
+/// history's last turn (a provider that rejects adjacent turns of one role carries a live
+/// user message in the user turn before it, such as the marker of the withheld history), each
+/// priced as replayed on its own, as the plan prices the live turn; 0 when none merged.
+fn merged_live(
+    estimate: &Estimate,
+    rules: &Rules,
+    live: &[crate::record::StoredMessage],
+    turn: &Turn<'_>,
+    budget: &crate::fit::Budget<'_>,
+) -> u64 {
+    if !rules.merges_same_role {
+        return 0;
+    }
+    // The live messages before the first turn that begins with one are carried by the
+    // turn before it.
+    let merged = estimate
+        .messages
+        .iter()
+        .find_map(|cost| match cost.of {
+            Of::Live(index) => Some(index),
+            Of::System
+            | Of::Fields
+            | Of::Tools
+            | Of::History(_)
+            | Of::Round(_)
+            | Of::Appended(_) => None,
+        })
+        .unwrap_or(live.len());
+    live.iter()
+        .take(merged)
+        .map(|message| cost_alone(message, turn.vision_given(), budget))
+        .fold(0, u64::saturating_add)
+}
+
 /// What a body that cannot be fitted carries, by part, largest first: the parts a budget
-/// never withholds (the system text, the caller's fields, the tools, the live turn, each
-/// round in flight with its outputs withheld, the caller's messages) and what is left of the
-/// history.
-fn parts(estimate: &Estimate) -> Vec<(String, u64)> {
+/// never withholds (the system text, the parameters and the caller's fields, the tools, the
+/// live turn, each round in flight with its outputs withheld, the caller's messages) and what
+/// is left of the history. The live turn is named so wherever the provider places it: what
+/// of it a merged turn of the history carries counts as the live turn.
+fn parts(estimate: &Estimate, names: &Names) -> Vec<(String, u64)> {
     let mut parts: Vec<(String, u64)> = Vec::new();
-    for cost in &estimate.messages {
+    let mut add =
+        |name: String, tokens: u64| match parts.iter_mut().find(|(known, _)| *known == name) {
+            Some((_, sum)) => *sum += tokens,
+            None => parts.push((name, tokens)),
+        };
+    // The history's last turn, which carries the live turn's merged messages.
+    let carrier = estimate
+        .messages
+        .iter()
+        .rposition(|cost| matches!(cost.of, Of::History(_)));
+    for (index, cost) in estimate.messages.iter().enumerate() {
         let name = match cost.of {
             Of::System => "the system text".to_owned(),
-            Of::Fields => "the caller's fields".to_owned(),
+            Of::Fields => names.fields.to_owned(),
             Of::Tools => "the tool declarations".to_owned(),
             Of::History(_) => "what is left of the history".to_owned(),
             Of::Live(_) => "the live turn".to_owned(),
@@ -126,9 +198,13 @@ fn parts(estimate: &Estimate) -> Vec<(String, u64)> {
             Of::Appended(_) => "the caller's appended messages".to_owned(),
         };
         let tokens = cost.text_tokens as u64 + cost.image_tokens + cost.file_tokens;
-        match parts.iter_mut().find(|(known, _)| *known == name) {
-            Some((_, sum)) => *sum += tokens,
-            None => parts.push((name, tokens)),
+        match carrier == Some(index) {
+            true => {
+                let live = names.merged_live.min(tokens);
+                add(name, tokens - live);
+                add("the live turn".to_owned(), live);
+            }
+            false => add(name, tokens),
         }
     }
     parts.retain(|(_, tokens)| *tokens > 0);

@@ -96,6 +96,13 @@ pub(crate) use crate::errors::body::Kind;
 /// `[Image (image/png) not shown: it is shown in the next user message]`. Where no user
 /// message follows, it stays a marker. Request limits count a carried image where it lands.
 ///
+/// A tool's files in the history (a PDF it returned, stored after its result) go the same way
+/// on the same four providers, which take files only in user messages: to the start of the
+/// next user message, after `[File report.pdf (application/pdf) from an earlier turn]` (the
+/// text beside it that Bedrock requires), leaving `[File report.pdf (application/pdf) not
+/// shown: it is shown in the next user message]`, judged and limited as a user message's
+/// files are. Gemini takes them where they are.
+///
 /// # Every turn reuses the last
 ///
 /// Providers' prompt caches reuse only an exact prefix of the request. For a record R and a

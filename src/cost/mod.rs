@@ -40,7 +40,7 @@ pub use self::withheld::Withheld;
 pub use crate::tokens::estimate_tokens;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
-/// them (the caller's fields and the tools first, when there are any, then the system text,
+/// them (the top-level fields and the tools first, when there are any, then the system text,
 /// then the turns, the rounds and the caller's appended messages).
 ///
 /// It serializes as `{"bytes":N,"text_tokens":N,"images":N,"image_tokens":N,"messages":[...]}`,
@@ -112,7 +112,7 @@ pub struct Estimate {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Cost {
-    /// What the message is: the system text, the caller's fields, the tools, a turn that
+    /// What the message is: the system text, the top-level fields, the tools, a turn that
     /// begins with a stored or live message, a round, or one of the caller's appended
     /// messages.
     pub of: Of,
@@ -231,7 +231,8 @@ pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
 pub enum Of {
     /// The system text: the caller's instructions, the preamble, the hoisted history text.
     System,
-    /// The caller's own top-level fields.
+    /// The top-level fields: the neutral parameters as the provider writes them (model,
+    /// output limit, ...), then the caller's own fields.
     Fields,
     /// The tool declarations and the tool choice.
     Tools,

@@ -29,8 +29,10 @@ pub enum BodyErrorKind<'a> {
         /// By how much the body is over: `needed` less `budget`.
         over: u64,
         /// What the body still carries, by part (`the system text`, `the live turn`, `round 1
-        /// in flight`, `the tool declarations`, ...) with its tokens, largest first: the first
-        /// is the part to shrink.
+        /// in flight`, `the tool declarations`, `the parameters`, `the caller's fields`, `the
+        /// parameters and the caller's fields`, `what is left of the history`, ...) with its
+        /// tokens, largest first: the first is the part to shrink. The live turn is named so
+        /// on every provider, even where it is merged into the history's last turn.
         parts: &'a [(String, u64)],
     },
     /// The turns are not in an order the provider takes.

@@ -32,7 +32,7 @@ use std::fmt;
 
 use crate::cost::ImageTokens;
 
-pub(crate) use self::plan::{Plan, RoundOutput, FLOOR};
+pub(crate) use self::plan::{cost_alone, Plan, RoundOutput, FLOOR};
 
 /// The input tokens a request may use, and how they are counted: the budget a
 /// [`Turn`](crate::Turn) fits its body to ([`Turn::budget`](crate::Turn::budget)).

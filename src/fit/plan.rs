@@ -273,7 +273,7 @@ fn tokens(budget: &Budget<'_>, text: &dyn std::fmt::Display) -> u64 {
 }
 
 /// What a message costs as replayed on its own, whatever turn it is merged into.
-fn cost_alone(message: &StoredMessage, vision: Vision, budget: &Budget<'_>) -> u64 {
+pub(crate) fn cost_alone(message: &StoredMessage, vision: Vision, budget: &Budget<'_>) -> u64 {
     replay_message(message, vision)
         .content
         .iter()

@@ -15,7 +15,10 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
+mod compact;
 mod string;
+
+pub use compact::CompactJson;
 
 pub(crate) use string::{copy_escaping, first_escape, AtStop, Step, Stopped};
 use string::{escaped, string};

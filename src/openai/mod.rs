@@ -38,7 +38,7 @@
 //! | rule | as applied |
 //! |---|---|
 //! | system messages | stay in place, role `system`; S is a first `system` message |
-//! | images | only in `user` messages ("Image URLs are only allowed for messages with role 'user'"); an assistant turn's images are carried to the next user message |
+//! | images | only in `user` messages ("Image URLs are only allowed for messages with role 'user'"); an assistant turn's images are carried to the next user message, and its files (a tool's PDF) too, as [`FILE_TYPES`] says they go only in `user` messages |
 //! | formats | PNG, JPEG, WEBP, GIF (not animated): [`MEDIA_TYPES`] |
 //! | per image | [`MAX_IMAGE_BASE64_LEN`] characters of base64 |
 //! | per request | [`MAX_IMAGES_PER_REQUEST`] images, [`MAX_IMAGE_BASE64_LEN_PER_REQUEST`] characters of image data |
@@ -313,9 +313,9 @@ pub fn render_for<'a>(messages: &[WireMessage<'a>], dialect: &'static Dialect) -
 /// `{...fields, "messages": [S, history, live turn, appended]}`.
 ///
 /// The system text S (the caller's instructions and [`REPLAY_PREAMBLE`](crate::REPLAY_PREAMBLE))
-/// is a first `system` message; the history's own system messages stay in place. Images of an
-/// assistant turn (a tool's screenshots) are carried to the next user message, which is the
-/// only place OpenAI takes them. Adjacent messages of one role are left as they are: OpenAI
+/// is a first `system` message; the history's own system messages stay in place. Images and
+/// files of an assistant turn (a tool's screenshots, a tool's PDF) are carried to the next
+/// user message, which is the only place OpenAI takes them. Adjacent messages of one role are left as they are: OpenAI
 /// takes them.
 ///
 /// # Errors

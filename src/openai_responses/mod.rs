@@ -7,8 +7,8 @@
 //! An assistant message is always text, so always a string: the `output_text` form would need
 //! an `id`, a `status` and `annotations` that a replayed history does not have. Images go only
 //! in user messages, in the media types and sizes OpenAI takes (its vision guide covers both
-//! APIs); an assistant turn's images (a tool's screenshots) are carried to the next user
-//! message; any other image becomes a marker that names OpenAI.
+//! APIs); an assistant turn's images (a tool's screenshots) and files (a tool's PDF) are
+//! carried to the next user message; any other image becomes a marker that names OpenAI.
 //!
 //! [`render`] gives the history as a fragment; [`body`] builds the whole request from a
 //! [`Turn`], with the system text S as `instructions`. [`read_reply`] reads a whole response into the [`Reply`](crate::Reply),

@@ -259,7 +259,7 @@ impl Priced for Request<'_> {
 
 impl cost::sealed::Sealed for Body<'_> {}
 
-/// The cost of the body: the caller's fields and the tools, the instructions, then each input
+/// The cost of the body: the top-level fields and the tools, the instructions, then each input
 /// message, the rounds and the caller's appended items.
 impl Report for Body<'_> {
     fn withheld_mut(&mut self) -> &mut Option<Withheld> {
