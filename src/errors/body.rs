@@ -110,6 +110,10 @@ impl BodyError {
                 Of::Caller(CallerPart::ParamConflict { param, field })
             }
             Kind::ParamNotTaken { param, .. } => Of::Caller(CallerPart::ParamNotTaken { param }),
+            Kind::ReplySchema { name, error } => Of::Caller(CallerPart::ReplySchema {
+                name,
+                part: if error.is_some() { "schema" } else { "name" },
+            }),
             Kind::ParamsTogether { first, second, .. } => Of::Caller(CallerPart::ParamsTogether {
                 first: first.0,
                 second: second.0,
@@ -284,6 +288,12 @@ pub(crate) enum Kind {
         param: &'static str,
         why: &'static str,
     },
+    /// A reply schema whose name breaks the rule (`error` is `None`), or that is not one
+    /// JSON object (`error` says why).
+    ReplySchema {
+        name: String,
+        error: Option<String>,
+    },
     /// Two of the crate's own counts that must match did not: a bug in the crate, never
     /// something the caller did.
     Miscount {
@@ -359,6 +369,19 @@ impl fmt::Display for Kind {
             } => write!(
                 f,
                 "{provider} takes {why}: the turn's {param} cannot be written"
+            ),
+            Kind::ReplySchema { name, error: None } => write!(
+                f,
+                "the reply schema's name {:?} must be 1 to 64 letters, digits, `_` or `-`",
+                cut(name)
+            ),
+            Kind::ReplySchema {
+                name,
+                error: Some(error),
+            } => write!(
+                f,
+                "the reply schema {:?} must be one JSON object: {error}",
+                cut(name)
             ),
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
@@ -633,4 +656,16 @@ fn article(role: &str) -> String {
     // The roles are "assistant", "model", "user" and "system": only the first takes "an".
     let article = if role.starts_with('a') { "an" } else { "a" };
     format!("{article} {role}")
+}
+
+/// A caller's name as an error shows it: its first 64 characters, and `…` when there were
+/// more, so that a long one does not swamp the message.
+fn cut(name: &str) -> String {
+    let mut chars = name.chars();
+    let shown: String = chars.by_ref().take(64).collect();
+    if chars.next().is_some() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
 }
