@@ -6,7 +6,7 @@
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
-//!     [--round REPLY OUTPUTS]... [--streaming] [--request]]
+//!     [--round REPLY OUTPUTS]... [--schema FILE] [--streaming] [--request]]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
@@ -142,6 +142,16 @@ fn read_reply(provider: Provider, stream: Option<usize>, input: &Input) -> Resul
 fn read_tools(input: &Input) -> Result<Vec<Tool>, String> {
     serde_json::from_str(&read_input(input, "the tools")?)
         .map_err(|error| format!("the tools: {error}"))
+}
+
+/// The reply's JSON schema of `--schema FILE`, as its exact text: a JSON object.
+fn read_schema(input: &Input) -> Result<String, String> {
+    let text = read_input(input, "the schema")?;
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(_)) => Ok(text),
+        Ok(_) => Err("the schema: not a JSON object".to_owned()),
+        Err(error) => Err(format!("the schema: {error}")),
+    }
 }
 
 /// The rounds of `--round REPLY OUTPUTS`, in order: each reply read as the provider's, and its
@@ -290,6 +300,10 @@ fn run(options: &Options) -> Result<(), String> {
                         Some(input) => read_tools(input)?,
                         None => Vec::new(),
                     };
+                    let schema = match &options.schema {
+                        Some(input) => Some(read_schema(input)?),
+                        None => None,
+                    };
                     let rounds = read_rounds(*provider, &options.rounds)?;
                     let mut turn = Turn::new(&record)
                         .vision(*vision)
@@ -297,6 +311,9 @@ fn run(options: &Options) -> Result<(), String> {
                         .live(&live)
                         .tools(&tools);
                     turn = with_params(turn, *provider, options)?;
+                    if let Some(schema) = &schema {
+                        turn = turn.reply_schema("reply", schema);
+                    }
                     if let Some(choice) = &options.tool_choice {
                         turn = turn.tool_choice(choice.clone());
                     }
