@@ -149,7 +149,7 @@ pub enum Task {
     Replay {
         vision: Vision,
         provider: Option<Provider>,
-        body: Option<BodyOptions>,
+        body: Option<Box<BodyOptions>>,
         /// `--estimate`: print the cost, with this family's image rule.
         family: Option<&'static ImageTokens>,
     },
@@ -550,7 +550,7 @@ impl Given {
                 if provider.is_none() {
                     return Err("--model needs a --provider other than neutral".to_owned());
                 }
-                Some(BodyOptions {
+                Some(Box::new(BodyOptions {
                     model,
                     system: self.system.unwrap_or_default(),
                     preamble: !self.no_preamble,
@@ -567,7 +567,7 @@ impl Given {
                     temperature: self.temperature,
                     stop: self.stop,
                     schema: self.schema,
-                })
+                }))
             }
             None => {
                 let body_only = [
