@@ -13,8 +13,10 @@ use crate::cost::{self, family_of, ImageTokens, Priced, Units};
 use std::str::FromStr;
 
 use crate::dialects::Dialect;
+use crate::errors::failure::{Failure, Header};
 use crate::errors::provider::ProviderError;
 use crate::errors::UnknownProvider;
+use crate::fit::Budget;
 use crate::provider::Provider;
 use crate::reply::{Reply, ReplyError};
 use crate::request::Request;
@@ -222,22 +224,12 @@ impl Provider {
         (self.surface().stream)(self)
     }
 
-    /// Reads this provider's error response and its HTTP status: what its module's
-    /// `read_error` reads.
+    /// Reads this provider's error response: its HTTP status, the response's headers (any
+    /// pairs of a name, in any case, and a value, [`Header`]: a slice of `(&str, &str)`, a
+    /// `Vec<(String, String)>`, an `http::HeaderMap`; `[] as [(&str, &str); 0]` for none), and
+    /// its body, as the provider module's `read_error` reads it.
     ///
-    /// ```
-    /// use transcript_replay::{errors::ErrorKind, Provider};
-    ///
-    /// let error = Provider::Anthropic.read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
-    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
-    /// ```
-    pub fn read_error(self, status: u16, body: &str) -> ProviderError {
-        (self.surface().read_error)(self, status, body)
-    }
-
-    /// Reads this provider's error response with its HTTP status and the response's headers
-    /// (name and value pairs, names in any case): what [`read_error`](Self::read_error) reads,
-    /// and what the headers add.
+    /// What the headers add:
     ///
     /// - How long to wait, [`ProviderError::retry_after`]: `retry-after-ms`, else
     ///   `retry-after` in seconds (its HTTP-date form is not read), else the body's word
@@ -257,22 +249,56 @@ impl Provider {
     /// use std::time::Duration;
     /// use transcript_replay::{errors::ErrorKind, Provider};
     ///
+    /// let error = Provider::Anthropic.read_error(529, [] as [(&str, &str); 0],
+    ///     r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
+    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
+    ///
     /// let headers = [("X-Amzn-ErrorType", "ModelTimeoutException:http://internal.amazon.com/coral/com.amazon.bedrock/")];
-    /// let error = Provider::Bedrock.read_error_with_headers(408, &headers, r#"{"message": "Model has timed out in processing the request."}"#);
+    /// let error = Provider::Bedrock.read_error(408, &headers, r#"{"message": "Model has timed out in processing the request."}"#);
     /// assert_eq!((error.kind, error.retryable), (ErrorKind::Server, true));
     /// assert_eq!(error.code(), Some("ModelTimeoutException"));
     ///
-    /// let error = Provider::Anthropic.read_error_with_headers(429, &[("retry-after", "17")],
+    /// let headers = vec![("retry-after".to_owned(), "17".to_owned())];
+    /// let error = Provider::Anthropic.read_error(429, &headers,
     ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Number of request tokens has exceeded your per-minute rate limit"}}"#);
     /// assert_eq!(error.retry_after, Some(Duration::from_secs(17)));
     /// ```
+    pub fn read_error<H: Header>(
+        self,
+        status: u16,
+        headers: impl IntoIterator<Item = H>,
+        body: &str,
+    ) -> ProviderError {
+        let headers: Vec<H> = headers.into_iter().collect();
+        let pairs: Vec<(&str, &str)> = (headers.iter())
+            .filter_map(|header| Some((header.name(), header.value()?)))
+            .collect();
+        if pairs.is_empty() {
+            return (self.surface().read_error)(self, status, body);
+        }
+        (self.surface().read_error_with_headers)(self, status, &pairs, body)
+    }
+
+    /// Reads this provider's error response with its HTTP status and the response's headers:
+    /// [`read_error`](Self::read_error), which takes the headers in any form.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use std::time::Duration;
+    /// use transcript_replay::Provider;
+    ///
+    /// let error = Provider::Anthropic.read_error_with_headers(429, &[("retry-after", "17")],
+    ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}}"#);
+    /// assert_eq!(error.retry_after, Some(Duration::from_secs(17)));
+    /// ```
+    #[deprecated(note = "`read_error` takes the headers, as any pairs of a name and a value")]
     pub fn read_error_with_headers(
         self,
         status: u16,
         headers: &[(&str, &str)],
         body: &str,
     ) -> ProviderError {
-        (self.surface().read_error_with_headers)(self, status, headers, body)
+        self.read_error(status, headers, body)
     }
 
     /// The provider's documented image limits, which its `render` and `body` apply unless
@@ -355,7 +381,7 @@ impl Provider {
     /// assert_eq!(request.path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     /// ```
     pub fn request_for(self, model: &str, stream: bool) -> Request {
-        self.request_of_parts(model, stream)
+        self.request_of_parts(model, stream, None)
     }
 
     /// The request around a turn's body: [`request_for`](Provider::request_for) with the turn's
@@ -375,8 +401,11 @@ impl Provider {
     /// );
     /// ```
     pub fn request(self, turn: &Turn<'_>) -> Request {
-        let mut request =
-            self.request_of_parts(turn.model_name().unwrap_or_default(), turn.streams());
+        let mut request = self.request_of_parts(
+            turn.model_name().unwrap_or_default(),
+            turn.streams(),
+            turn.region_given(),
+        );
         if turn.carries_compaction_of(self.id()) {
             request.headers.extend(
                 self.surface()
@@ -389,7 +418,7 @@ impl Provider {
         request
     }
 
-    fn request_of_parts(self, model: &str, stream: bool) -> Request {
+    fn request_of_parts(self, model: &str, stream: bool, region: Option<&str>) -> Request {
         let shape = &self.surface().request;
         let mut headers = vec![("content-type", "application/json".to_owned())];
         headers.extend(
@@ -406,6 +435,7 @@ impl Provider {
             path: (shape.path)(self, model, stream),
             headers,
             auth: shape.auth,
+            base_url: (shape.base_url)(self, region),
         }
     }
 }
@@ -452,5 +482,61 @@ impl FromStr for Provider {
             .chain(Dialect::NAMED.map(Provider::Compatible))
             .find(|provider| provider.id() == name)
             .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+}
+
+impl Turn<'_> {
+    /// Refits the turn after its request overflowed the model's window: a smaller
+    /// [`Budget`](crate::Budget), from the overflow's counts, and `true`; `false` when the
+    /// failure is no provider's overflow (a rate limit, a body over its own budget, ...) or
+    /// nothing smaller is left to send, and the turn is left as it was.
+    ///
+    /// The body the turn builds now (what was sent) is estimated as the turn's budget counts
+    /// (its image rule and counter; without a budget, the provider's rule for the turn's
+    /// model), and scaled by how far over the provider counted it: the new budget is
+    /// `(limit - max_output) * sent / used` tokens, where the provider named `used` and
+    /// `limit` ([`ProviderError::used`], [`ProviderError::limit`]), else three quarters of
+    /// what was sent; always less than what was sent. Its step and counter are the budget's.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Budget, Failure, Priced, Provider, StoredMessage, Turn};
+    ///
+    /// let history: Vec<StoredMessage> =
+    ///     (0..60).map(|n| StoredMessage::user(format!("note {n}: {}", "words ".repeat(300)))).collect();
+    /// let live = [StoredMessage::user("Sum it up.")];
+    /// let claude = Provider::Anthropic.image_tokens_for("claude-sonnet-4-5");
+    /// let mut turn = Turn::new(&history).live(&live).max_output(1_000).budget(Budget::window(200_000, claude));
+    /// let sent = anthropic::body(&turn)?.estimate(claude).tokens();
+    ///
+    /// // The provider counted more than the crate's estimate: refit, and send again.
+    /// let overflow = anthropic::read_error(400, r#"{"type": "error", "error": {"type": "invalid_request_error",
+    ///     "message": "prompt is too long: 30000 tokens > 20000 maximum"}}"#);
+    /// assert!(turn.refit(&Failure::from(overflow)));
+    /// let refitted = anthropic::body(&turn)?.estimate(claude).tokens();
+    /// assert!(refitted <= (20_000 - 1_000) * sent / 30_000);
+    ///
+    /// let busy = anthropic::read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
+    /// assert!(!turn.refit(&Failure::from(busy)));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn refit(&mut self, failure: &Failure) -> bool {
+        let (Some(overflow), Some(error)) = (failure.overflow(), failure.provider_error()) else {
+            return false;
+        };
+        let provider = error.provider();
+        let model = self.model_name().unwrap_or_default();
+        let budget = (self.budget_given())
+            .unwrap_or_else(|| Budget::new(u64::MAX, provider.image_tokens_for(model)));
+        let Ok(body) = provider.body(self) else {
+            return false;
+        };
+        let sent = cost::estimate_counted(&body, budget.images, budget.count).tokens();
+        match budget.refitted(sent, overflow.used, overflow.limit, self.max_output_given()) {
+            Some(refitted) => {
+                *self = std::mem::replace(self, Turn::new(&[])).budget(refitted);
+                true
+            }
+            None => false,
+        }
     }
 }

@@ -195,6 +195,11 @@ pub struct Dialect {
     /// ([`Provider::request`](crate::Provider::request)): `/v1/chat/completions`, or the
     /// server's own.
     pub chat_path: &'static str,
+    /// The server's base URL as its documentation gives it, before
+    /// [`chat_path`](Self::chat_path): [`Request::base_url`](crate::Request::base_url). A
+    /// server run on the caller's own machine has its default port on `localhost`; Azure's
+    /// names the caller's resource, `{resource}`, for the caller to put in.
+    pub base_url: &'static str,
     /// Whether the reply's `content` may carry reasoning between tags, the reasoning of an
     /// R1-style model that no reasoning parser took out (`<think>…</think>`, which the chat
     /// template may have opened, as Qwen3's thinking templates do, so only `</think>`

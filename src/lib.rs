@@ -67,7 +67,7 @@
 //! | a turn | [`Provider::request`] | a [`Request`]: method, path, headers, [`Auth`] |
 //! | a reply's bytes | [`Provider::read_reply`] | a [`Reply`] (the stored message, a [`StopReason`], the native content), or a [`ReplyError`] |
 //! | a stream's bytes, split anywhere | [`Provider::stream`] gives a [`StreamReader`] | [`Delta`]s, then the same [`Reply`]; or a [`StreamError`] |
-//! | an error response's status, headers and body | [`Provider::read_error`], [`Provider::read_error_with_headers`] | a [`ProviderError`] ([`ErrorKind`], retryable, the overflow's counts) |
+//! | an error response's status, headers and body | [`Provider::read_error`] | a [`ProviderError`] ([`ErrorKind`], retryable, the overflow's counts) |
 //! | a reply that called tools, and the caller's [`ToolOutput`]s | [`Turn::round`], [`Turn::push_round`] | the round in flight, written natively in the next body |
 //! | the rounds and the final reply | [`Turn::store_turn`] | the one stored message the turn becomes |
 //! | stored messages | [`write_record`] ([`ConversationFile`]) | record text |
@@ -195,7 +195,7 @@ pub use crate::reply::{metadata, Call, Metadata, Reply, SafetyCheck, MADE_ID_PRE
 pub use crate::stop::StopReason;
 pub use crate::stream::{Delta, StreamReader};
 // The failures a runtime meets on every turn; the rest are in `errors`.
-pub use crate::errors::{BodyError, ProviderError, RecordError, ReplyError, StreamError};
+pub use crate::errors::{BodyError, Failure, ProviderError, RecordError, ReplyError, StreamError};
 
 /// The names that stood at the crate root before the public modules `cost`, `wire`,
 /// `dialects` and `errors` took them: each is the same item, kept so that no caller's path

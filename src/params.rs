@@ -84,11 +84,15 @@ pub(crate) struct Params {
     pub(crate) stream: bool,
     pub(crate) temperature: Option<f64>,
     pub(crate) stop: Vec<String>,
+    /// The region the request goes to, where the provider's host names one; no field of the
+    /// body.
+    pub(crate) region: Option<String>,
     pub(crate) reply_schema: Option<ReplySchema>,
 }
 
-/// The JSON schema a reply is asked for in ([`Turn::reply_schema`](crate::Turn::reply_schema)): its name, and the
-/// schema as the caller's exact text.
+/// The JSON schema a reply is asked for in
+/// ([`Turn::reply_schema`](crate::Turn::reply_schema)): its name, and the schema as the
+/// caller's exact text.
 #[derive(Debug, Clone)]
 pub(crate) struct ReplySchema {
     pub(crate) name: String,

@@ -1,14 +1,15 @@
 //! The request around the body: the method, the path (with the model where the provider puts
-//! it), the headers the provider requires, and where the caller's key goes. Never a secret, and
-//! never the host: the base URL is the caller's.
+//! it), the headers the provider requires, where the caller's key goes, and the provider's
+//! default base URL, which the caller may replace (a proxy, a gateway, its own deployment).
+//! Never a secret.
 
 use serde::ser::Serializer;
 
-/// The HTTP request that carries a body to a provider, all but the host and the key:
+/// The HTTP request that carries a body to a provider, all but the key:
 /// [`Provider::request`](crate::Provider::request) makes it.
 ///
 /// It serializes as the example program's `--request` prints it:
-/// `{"method":"POST","path":"...","headers":{"name":"value",...},"auth":"..."}`.
+/// `{"method":"POST","path":"...","headers":{"name":"value",...},"auth":"...","base_url":"..."}`.
 ///
 /// ```
 /// use transcript_replay::{Auth, Provider};
@@ -20,8 +21,9 @@ use serde::ser::Serializer;
 /// assert_eq!(request.auth, Auth::XApiKey);
 /// assert_eq!(
 ///     serde_json::to_string(&request).unwrap(),
-///     r#"{"method":"POST","path":"/v1/messages","headers":{"content-type":"application/json","anthropic-version":"2023-06-01"},"auth":"x-api-key"}"#,
+///     r#"{"method":"POST","path":"/v1/messages","headers":{"content-type":"application/json","anthropic-version":"2023-06-01"},"auth":"x-api-key","base_url":"https://api.anthropic.com"}"#,
 /// );
+/// assert_eq!(request.url(), "https://api.anthropic.com/v1/messages");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
@@ -37,6 +39,30 @@ pub struct Request {
     pub headers: Vec<(&'static str, String)>,
     /// Where the caller's key goes.
     pub auth: Auth,
+    /// The provider's default base URL: scheme, host and any prefix, without a trailing `/`
+    /// (`https://api.anthropic.com`; Bedrock's for the turn's
+    /// [`region`](crate::Turn::region), `us-east-1` when it has none; a compatible server's
+    /// from its [`Dialect::base_url`](crate::Dialect::base_url)). A caller that sends through
+    /// its own proxy or deployment puts its own before [`path`](Self::path) instead.
+    pub base_url: String,
+}
+
+impl Request {
+    /// The whole URL: the [`base_url`](Self::base_url), then the [`path`](Self::path).
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Turn};
+    ///
+    /// let turn = Turn::new(&[]).model("us.anthropic.claude-sonnet-4-5-20250929-v1:0").region("eu-west-1");
+    /// let bedrock: Provider = "bedrock".parse().unwrap();
+    /// assert_eq!(
+    ///     bedrock.request(&turn).url(),
+    ///     "https://bedrock-runtime.eu-west-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse",
+    /// );
+    /// ```
+    pub fn url(&self) -> String {
+        format!("{}{}", self.base_url, self.path)
+    }
 }
 
 /// Where the caller's key goes: the one thing about credentials a [`Request`] says.

@@ -46,6 +46,8 @@ pub(crate) type Headers<'h> = &'h [(&'h str, &'h str)];
 pub(crate) struct RequestShape {
     /// The path and query for a model, whole (`false`) or streamed (`true`).
     pub(crate) path: fn(Provider, &str, bool) -> String,
+    /// The default base URL, for the turn's region when the provider's host names one.
+    pub(crate) base_url: fn(Provider, Option<&str>) -> String,
     /// Where the caller's key goes.
     pub(crate) auth: Auth,
     /// The headers the provider requires beside `content-type`, in order.

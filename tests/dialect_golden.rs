@@ -462,7 +462,7 @@ fn compatible_servers_errors_are_read_with_the_servers_name() {
             "System message must be at the beginning.",
         ),
     ] {
-        let error = provider(id).read_error(status, body);
+        let error = provider(id).read_error(status, [] as [(&str, &str); 0], body);
         assert_eq!(error.message, message, "{id}");
         assert_eq!(error.provider(), provider(id), "{id}");
     }
@@ -621,7 +621,7 @@ fn openrouters_finish_reason_error_ends_the_stream_in_a_provider_error_not_a_sto
 fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() {
     // The model wrote a malformed call; asked again, it usually writes a good one.
     let body = r#"{"error": {"message": "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", "type": "invalid_request_error", "code": "tool_use_failed", "failed_generation": "web_search{\"query\": \"weather\"}</function>"}}"#;
-    let error = provider("groq").read_error(400, body);
+    let error = provider("groq").read_error(400, [] as [(&str, &str); 0], body);
     assert_eq!(error.kind, ErrorKind::InvalidRequest);
     assert_eq!(error.code(), Some("tool_use_failed"));
     assert_eq!(error.status(), Some(400));
@@ -639,7 +639,7 @@ fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() 
     // The rule is Groq's dialect's: another server's code of that name keeps its kind's
     // answer.
     for other in [Provider::OpenAi, provider("openrouter")] {
-        let error = other.read_error(400, body);
+        let error = other.read_error(400, [] as [(&str, &str); 0], body);
         assert_eq!(error.code(), Some("tool_use_failed"), "{other:?}");
         assert!(!error.is_retryable(), "{other:?}");
     }

@@ -761,7 +761,7 @@ fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_st
             ][..],
             serde_json::json!({"method": "POST", "path": "/v1/messages",
                 "headers": {"content-type": "application/json", "anthropic-version": "2023-06-01"},
-                "auth": "x-api-key"}),
+                "auth": "x-api-key", "base_url": "https://api.anthropic.com"}),
         ),
         (
             &[
@@ -775,7 +775,7 @@ fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_st
             serde_json::json!({"method": "POST",
                 "path": "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
                 "headers": {"content-type": "application/json", "accept": "text/event-stream"},
-                "auth": "x-goog-api-key"}),
+                "auth": "x-goog-api-key", "base_url": "https://generativelanguage.googleapis.com"}),
         ),
         (
             &[
@@ -790,7 +790,22 @@ fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_st
                 "path": "/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Aapplication-inference-profile%2Fabc/converse-stream",
                 "headers": {"content-type": "application/json",
                     "accept": "application/vnd.amazon.eventstream"},
-                "auth": "sigv4"}),
+                "auth": "sigv4", "base_url": "https://bedrock-runtime.us-east-1.amazonaws.com"}),
+        ),
+        (
+            &[
+                "--provider",
+                "bedrock",
+                "--model",
+                "eu.anthropic.claude-sonnet-4-5-20250929-v1:0",
+                "--region",
+                "eu-west-1",
+                "--request",
+            ],
+            serde_json::json!({"method": "POST",
+                "path": "/model/eu.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse",
+                "headers": {"content-type": "application/json"},
+                "auth": "sigv4", "base_url": "https://bedrock-runtime.eu-west-1.amazonaws.com"}),
         ),
         (
             &[
@@ -801,7 +816,8 @@ fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_st
                 "--request",
             ],
             serde_json::json!({"method": "POST", "path": "/v1/chat/completions",
-                "headers": {"content-type": "application/json"}, "auth": "bearer"}),
+                "headers": {"content-type": "application/json"}, "auth": "bearer",
+                "base_url": "https://api.mistral.ai"}),
         ),
     ] {
         let output = run(args, "");
@@ -828,7 +844,8 @@ fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_st
     assert_eq!(
         stdout_json(&output),
         serde_json::json!({"method": "POST", "path": "/v1/chat/completions",
-            "headers": {"content-type": "application/json"}, "auth": "bearer"})
+            "headers": {"content-type": "application/json"}, "auth": "bearer",
+            "base_url": "https://api.openai.com"})
     );
 }
 

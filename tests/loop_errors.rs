@@ -252,9 +252,7 @@ fn the_wait_comes_from_the_body() {
 #[test]
 fn the_headers_say_how_long_and_whether() {
     let limited = r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Number of request tokens has exceeded your per-minute rate limit"}}"#;
-    let read = |headers: &[(&str, &str)]| {
-        Provider::Anthropic.read_error_with_headers(429, headers, limited)
-    };
+    let read = |headers: &[(&str, &str)]| Provider::Anthropic.read_error(429, headers, limited);
     // Seconds, names in any case (https://docs.anthropic.com/en/api/rate-limits).
     assert_eq!(
         read(&[("Retry-After", "17")]).retry_after,
@@ -283,27 +281,50 @@ fn the_headers_say_how_long_and_whether() {
         ("x-ratelimit-reset-tokens", "6m0s"),
     ];
     let openai_limited = r#"{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}"#;
-    let error = Provider::OpenAi.read_error_with_headers(429, &resets, openai_limited);
+    let error = Provider::OpenAi.read_error(429, resets, openai_limited);
     assert_eq!(error.retry_after, Some(Duration::from_secs(360)));
     let with_text = r#"{"error": {"message": "Rate limit reached. Please try again in 20ms.", "type": "requests", "code": "rate_limit_exceeded"}}"#;
-    let error = Provider::OpenAi.read_error_with_headers(429, &resets, with_text);
+    let error = Provider::OpenAi.read_error(429, resets, with_text);
     assert_eq!(error.retry_after, Some(Duration::from_millis(20)));
     let server = r#"{"error": {"message": "The server had an error", "type": "server_error"}}"#;
-    let error = Provider::OpenAi.read_error_with_headers(500, &resets, server);
+    let error = Provider::OpenAi.read_error(500, resets, server);
     assert_eq!(error.retry_after, None);
-    // No headers: what read_error reads.
+    // No headers, or none that says anything: the body's reading alone.
     for provider in Provider::ALL {
         assert_eq!(
-            provider.read_error_with_headers(429, &[], limited),
-            provider.read_error(429, limited)
+            provider.read_error(429, [] as [(&str, &str); 0], limited),
+            provider.read_error(429, [("x-request-id", "req_1")], limited)
         );
     }
+    // The headers in any form an HTTP client holds them: owned pairs, pairs by reference,
+    // byte values; a value that is not UTF-8 is not read.
+    let owned = vec![("Retry-After".to_owned(), "17".to_owned())];
+    assert_eq!(
+        Provider::Anthropic
+            .read_error(429, &owned, limited)
+            .retry_after,
+        Some(Duration::from_secs(17))
+    );
+    let bytes = [("retry-after", b"17".to_vec())];
+    assert_eq!(
+        Provider::Anthropic
+            .read_error(429, bytes, limited)
+            .retry_after,
+        Some(Duration::from_secs(17))
+    );
+    let not_utf8 = [("retry-after", vec![0xff_u8])];
+    assert_eq!(
+        Provider::Anthropic
+            .read_error(429, not_utf8, limited)
+            .retry_after,
+        None
+    );
 }
 
 #[test]
 fn bedrocks_error_type_header_names_the_exception() {
     let read = |status: u16, error_type: &str, body: &str| {
-        Provider::Bedrock.read_error_with_headers(status, &[("x-amzn-ErrorType", error_type)], body)
+        Provider::Bedrock.read_error(status, [("x-amzn-ErrorType", error_type)], body)
     };
     let suffix = ":http://internal.amazon.com/coral/com.amazon.bedrock/";
     // (status, exception, body, kind, retryable): the names in
@@ -420,7 +441,7 @@ fn every_overflow_wording_gives_its_counts() {
         (Provider::Gemini, 400, json!({"error": {"code": 400, "message": "The input token count (2845475) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}).to_string(), Some(2_845_475), Some(1_048_576), None, "https://github.com/google-gemini/gemini-cli/issues/4692"),
     ];
     for (provider, status, body, used, limit, max_tokens, source) in cases {
-        let error = provider.read_error(status, &body);
+        let error = provider.read_error(status, [] as [(&str, &str); 0], &body);
         assert_eq!(error.kind, ErrorKind::ContextWindowExceeded, "{source}");
         assert!(!error.retryable, "{source}");
         assert_eq!(
@@ -433,9 +454,9 @@ fn every_overflow_wording_gives_its_counts() {
 
 #[test]
 fn the_wait_serializes_exactly_and_only_when_said() {
-    let error = Provider::Anthropic.read_error_with_headers(
+    let error = Provider::Anthropic.read_error(
         429,
-        &[("retry-after-ms", "1574")],
+        [("retry-after-ms", "1574")],
         r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Rate limited"}}"#,
     );
     assert_eq!(

@@ -292,7 +292,7 @@ fn each_error_body_becomes_its_kind_and_counts() {
     let mut failures = Vec::new();
     for (index, (provider, status, body, kind, used, limit, max_tokens)) in cases.iter().enumerate()
     {
-        let error = provider.read_error(*status, body);
+        let error = provider.read_error(*status, [] as [(&str, &str); 0], body);
         let got = (error.kind, error.used, error.limit, error.max_tokens);
         let want = (*kind, *used, *limit, *max_tokens);
         if got != want {
@@ -329,7 +329,7 @@ fn a_body_that_is_not_json_is_read_by_its_status_alone() {
             (400, ErrorKind::InvalidRequest),
             (418, ErrorKind::Other),
         ] {
-            let error = provider.read_error(status, page);
+            let error = provider.read_error(status, [] as [(&str, &str); 0], page);
             assert_eq!(error.kind, kind, "{provider:?} {status}");
             assert_eq!(error.message, page);
             assert_eq!(error.retryable, matches!(status, 502 | 503 | 529 | 429));
@@ -341,6 +341,7 @@ fn a_body_that_is_not_json_is_read_by_its_status_alone() {
 fn an_error_serializes_as_the_example_program_prints_it() {
     let error = Provider::Anthropic.read_error(
         400,
+        [] as [(&str, &str); 0],
         r#"{"type":"error","error":{"type":"invalid_request_error","message":"input length and `max_tokens` exceed context limit: 187254 + 20000 > 204798, decrease input length or `max_tokens` and try again"}}"#,
     );
     assert_eq!(
@@ -349,6 +350,7 @@ fn an_error_serializes_as_the_example_program_prints_it() {
     );
     let error = Provider::Gemini.read_error(
         503,
+        [] as [(&str, &str); 0],
         r#"{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}"#,
     );
     assert_eq!(

@@ -46,6 +46,7 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<transcript_replay::StreamReader>();
     assert_send_sync::<transcript_replay::StreamError>();
     assert_send_sync::<transcript_replay::ProviderError>();
+    assert_send_sync::<transcript_replay::Failure>();
     assert_send_sync::<transcript_replay::ToolOutput>();
     assert_send_sync::<transcript_replay::Tool>();
     assert_send_sync::<transcript_replay::ToolChoice>();
@@ -80,6 +81,18 @@ fn a_turn_can_be_held_across_an_await_in_a_spawned_task() {
 fn the_error_type_is_a_std_error() {
     fn assert_error<T: std::error::Error + 'static>() {}
     assert_error::<Error>();
+    assert_error::<transcript_replay::Failure>();
+}
+
+#[test]
+fn one_failure_is_two_words_so_a_result_of_it_stays_small() {
+    // Clippy's `result_large_err` warns past 128 bytes; a loop's `Result<_, Failure>` is far
+    // under it.
+    assert!(
+        std::mem::size_of::<transcript_replay::Failure>() <= 16,
+        "{}",
+        std::mem::size_of::<transcript_replay::Failure>()
+    );
 }
 
 #[test]

@@ -208,7 +208,8 @@ fn a_request_serializes_with_its_headers_as_one_object_in_order() {
         serde_json::to_string(&request).unwrap(),
         concat!(
             r#"{"method":"POST","path":"/v1/messages","headers":{"content-type":"application/json","#,
-            r#""anthropic-version":"2023-06-01","accept":"text/event-stream"},"auth":"x-api-key"}"#
+            r#""anthropic-version":"2023-06-01","accept":"text/event-stream"},"auth":"x-api-key","#,
+            r#""base_url":"https://api.anthropic.com"}"#
         )
     );
     let auths: Vec<serde_json::Value> =

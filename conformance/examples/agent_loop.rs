@@ -6,9 +6,9 @@
 //! ```
 //!
 //! Between `// loop: begin` and `// loop: end` is what a user hand-writes: the request, the
-//! streamed reply, the tool rounds, the stored turn, and the errors a loop acts on (a context
-//! window overflow refitted with a smaller budget, a rate limit waited out, a cut stream sent
-//! again). Everything else (the canned server, its streams and errors, the fake tools, the
+//! streamed reply, the tool rounds, the stored turn, and the failures a loop acts on, each
+//! asked the same questions through `Failure` (a context window overflow refitted with
+//! `Turn::refit`, a rate limit waited out, a cut stream sent again). Everything else (the canned server, its streams and errors, the fake tools, the
 //! stored history) is test data, in `agent_loop/canned.rs`. The loop's hand-written lines are
 //! counted by `conformance/tests/agent_loop.rs`, which runs the same code.
 
@@ -30,14 +30,13 @@ pub(crate) fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         let stored = history.last().map_or(0, |message| message.blocks.len());
         println!(
-            "{}: {} requests ({}), {} errors, refits {:?}, waits {:?}, cut streams {}, rounds {}, shown {:?}, stored turn of {stored} blocks",
+            "{}: {} requests ({}), {} failures, refits {}, waits {:?}, rounds {}, shown {:?}, stored turn of {stored} blocks",
             provider.id(),
             log.requests.len(),
             log.requests.last().map_or("", String::as_str),
-            log.errors.len(),
+            log.failures.len(),
             log.refits,
             log.sleeps,
-            log.cut_streams,
             log.rounds,
             log.shown,
         );
@@ -49,8 +48,7 @@ pub(crate) fn main() -> Result<(), Box<dyn std::error::Error>> {
 use std::error::Error;
 use std::time::Duration;
 use transcript_replay::{
-    errors::BodyErrorKind, errors::ErrorKind, errors::ToolError, Auth, Budget, Delta, Priced,
-    Provider, ProviderError, Reasoning, Reply, Request, StoredMessage, StreamError, Tool,
+    Auth, Budget, Delta, Failure, Priced, Provider, Reasoning, Reply, Request, StoredMessage, Tool,
     ToolOutput, Turn,
 };
 
@@ -65,10 +63,9 @@ pub(crate) struct Response {
 #[derive(Debug, Default)]
 pub(crate) struct Log {
     pub(crate) requests: Vec<String>,
-    pub(crate) errors: Vec<ProviderError>,
-    pub(crate) refits: Vec<(u64, u64)>,
+    pub(crate) failures: Vec<Failure>,
+    pub(crate) refits: usize,
     pub(crate) sleeps: Vec<Duration>,
-    pub(crate) cut_streams: usize,
     pub(crate) rounds: usize,
     pub(crate) shown: String,
 }
@@ -76,7 +73,6 @@ pub(crate) struct Log {
 type Transport<'s> = dyn FnMut(&str, &[(String, String)], Vec<u8>) -> Response + 's;
 type RunTool<'s> = dyn FnMut(&str, &str) -> Result<String, String> + 's;
 
-pub(crate) const BASE_URL: &str = "https://llm.example";
 const API_KEY: &str = "sk-from-your-secret-store";
 const WINDOW: u64 = 200_000;
 const MAX_OUTPUT: u32 = 4_096;
@@ -92,21 +88,6 @@ fn model_for(provider: Provider) -> &'static str {
     }
 }
 
-fn tools() -> Result<Vec<Tool>, ToolError> {
-    Ok(vec![
-        Tool::new(
-            "read",
-            "Reads a file.",
-            r#"{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}"#,
-        )?,
-        Tool::new(
-            "list",
-            "Lists a directory.",
-            r#"{"type":"object","properties":{"dir":{"type":"string"}},"required":["dir"]}"#,
-        )?,
-    ])
-}
-
 /// One user turn: requests until the model answers without calls, then the turn stored.
 pub(crate) fn agent_turn(
     provider: Provider,
@@ -117,10 +98,19 @@ pub(crate) fn agent_turn(
     log: &mut Log,
 ) -> Result<(), Box<dyn Error>> {
     let model = model_for(provider);
-    let images = provider.image_tokens_for(model);
     let live = [StoredMessage::user(ask)];
-    let tools = tools()?;
-    let mut budget = WINDOW - u64::from(MAX_OUTPUT);
+    let tools = [
+        Tool::new(
+            "read",
+            "Reads a file.",
+            r#"{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}"#,
+        )?,
+        Tool::new(
+            "list",
+            "Lists a directory.",
+            r#"{"type":"object","properties":{"dir":{"type":"string"}},"required":["dir"]}"#,
+        )?,
+    ];
     let mut turn = Turn::new(history.as_slice())
         .instructions("You are a careful coding agent.")
         .live(&live)
@@ -129,70 +119,27 @@ pub(crate) fn agent_turn(
         .max_output(MAX_OUTPUT)
         .reasoning(Reasoning::Low)
         .stream(true)
-        .budget(Budget::new(budget, images));
-    let mut sent = 0;
-    let last = loop {
-        sent += 1;
-        if sent > MAX_REQUESTS {
-            return Err(format!("{provider}: no answer after {MAX_REQUESTS} requests").into());
-        }
+        .budget(Budget::window(WINDOW, provider.image_tokens_for(model)));
+    for _ in 0..MAX_REQUESTS {
         let request = provider.request(&turn);
-        let (body, estimate) = match provider.body(&turn) {
-            Ok(body) => {
-                let estimate = body.estimate(images);
-                (
-                    body.to_json()?,
-                    estimate.text_tokens as u64 + estimate.image_tokens,
-                )
-            }
-            Err(error) => match error.kind() {
-                BodyErrorKind::OverBudget { over, parts, .. } => {
-                    let largest = parts.first().map_or("", |(part, _)| part.as_str());
-                    return Err(format!("{over} tokens over the budget, {largest} first").into());
-                }
-                _ => return Err(error.into()),
-            },
-        };
+        let body = provider.body(&turn)?.to_json()?;
         log.requests
             .push(format!("{} {}", request.method, request.path));
-        let response = send(
-            &format!("{BASE_URL}{}", request.path),
-            &headers(&request)?,
-            body,
-        );
-        if response.status != 200 {
-            let headers: Vec<(&str, &str)> = (response.headers.iter())
-                .map(|(name, value)| (name.as_str(), value.as_str()))
-                .collect();
-            let text = String::from_utf8_lossy(&response.chunks.concat()).into_owned();
-            let error = provider.read_error_with_headers(response.status, &headers, &text);
-            log.errors.push(error.clone());
-            if error.kind == ErrorKind::ContextWindowExceeded {
-                // Scale what was sent by how far over the provider counted it; else halve it.
-                let smaller = match (error.used, error.limit) {
-                    (Some(used), Some(limit)) => {
-                        limit.saturating_sub(u64::from(MAX_OUTPUT)) * estimate / used.max(1)
-                    }
-                    _ => estimate / 2,
-                };
-                log.refits.push((budget, smaller));
-                budget = smaller;
-                turn = turn.budget(Budget::new(budget, images));
-            } else if error.retryable {
-                let backoff = Duration::from_secs(1 << log.sleeps.len().min(5));
-                log.sleeps.push(error.retry_after.unwrap_or(backoff)); // sleep here
-            } else {
-                return Err(error.into());
-            }
-            continue;
-        }
-        let reply = match read_stream(provider, &response.chunks, &mut log.shown) {
+        let response = send(&request.url(), &headers(&request)?, body);
+        let reply = match read_reply(provider, &response, &mut log.shown) {
             Ok(reply) => reply,
-            Err(error) if error.is_retryable() => {
-                log.cut_streams += 1; // take back what was shown, and send again
+            Err(failure) => {
+                log.failures.push(failure.clone());
+                if turn.refit(&failure) {
+                    log.refits += 1;
+                } else if failure.is_retryable() {
+                    let backoff = Duration::from_secs(1 << log.sleeps.len().min(5));
+                    log.sleeps.push(failure.retry_after().unwrap_or(backoff)); // sleep here
+                } else {
+                    return Err(failure.into());
+                }
                 continue;
             }
-            Err(error) => return Err(error.into()),
         };
         if !reply.incomplete_calls().is_empty() {
             return Err(format!(
@@ -208,14 +155,14 @@ pub(crate) fn agent_turn(
             })
             .collect();
         if outputs.is_empty() {
-            break reply;
+            let append = turn.messages_to_append(&reply)?;
+            history.extend(append);
+            return Ok(());
         }
         turn.push_round(reply, outputs);
         log.rounds += 1;
-    };
-    let append = turn.messages_to_append(&last)?;
-    history.extend(append);
-    Ok(())
+    }
+    Err(format!("{provider}: no answer after {MAX_REQUESTS} requests").into())
 }
 
 /// The headers to send: the provider's, and the key where it goes.
@@ -233,20 +180,26 @@ fn headers(request: &Request) -> Result<Vec<(String, String)>, Box<dyn Error>> {
     Ok(headers)
 }
 
-/// The streamed reply, its text shown as it comes.
-fn read_stream(
+/// The reply: the provider's error, or its stream read as it comes, its text shown.
+fn read_reply(
     provider: Provider,
-    chunks: &[Vec<u8>],
+    response: &Response,
     shown: &mut String,
-) -> Result<Reply, StreamError> {
+) -> Result<Reply, Failure> {
+    if response.status != 200 {
+        let body = String::from_utf8_lossy(&response.chunks.concat()).into_owned();
+        return Err(provider
+            .read_error(response.status, &response.headers, &body)
+            .into());
+    }
     let mut reader = provider.stream();
-    for chunk in chunks {
+    for chunk in &response.chunks {
         for delta in reader.feed(chunk)? {
             if let Delta::Text { text, .. } = delta {
                 shown.push_str(&text);
             }
         }
     }
-    reader.finish()
+    Ok(reader.finish()?)
 }
 // loop: end

@@ -14,7 +14,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
               [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
-              [--schema FILE] [--streaming] [--request]]
+              [--schema FILE] [--streaming] [--request] [--region R]]
               [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
@@ -60,9 +60,12 @@ request body, as JSON.
                           OpenAI, Responses and Anthropic bodies (OpenAI Chat also asks
                           for the usage), the streaming path for Gemini and Bedrock
   --request               print the request around the body instead of it: {\"method\",
-                          \"path\",\"headers\",\"auth\"}, the path to append to your base URL
-                          and where your key goes (bearer, x-api-key, x-goog-api-key or
-                          sigv4); no input is read
+                          \"path\",\"headers\",\"auth\",\"base_url\"}: the path to append to
+                          the base URL, where your key goes (bearer, x-api-key,
+                          x-goog-api-key or sigv4), and the provider's default base URL;
+                          no input is read
+  --region R              the region the request goes to, in Bedrock's base URL
+                          (us-east-1 when none)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   --budget N              fit the body to N input tokens (by the estimate, images by
@@ -141,6 +144,8 @@ pub struct BodyOptions {
     pub stop: Vec<String>,
     /// `--schema FILE`: the reply's JSON schema.
     pub schema: Option<Input>,
+    /// `--region R`: the region the request goes to (Bedrock's host).
+    pub region: Option<String>,
 }
 
 /// What the program is asked to do.
@@ -217,6 +222,7 @@ struct Given {
     temperature: Option<f64>,
     stop: Vec<String>,
     schema: Option<Input>,
+    region: Option<String>,
     input: Option<Input>,
 }
 
@@ -338,6 +344,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 set(&mut given.temperature, parsed, "--temperature")?;
             }
             "--stop" => given.stop.push(value()?),
+            "--region" => set(&mut given.region, value()?, "--region")?,
             "--cache" => {
                 let parsed = match value()?.as_str() {
                     "5m" => Cache::FiveMinutes,
@@ -456,6 +463,7 @@ impl Given {
                 ("--store-turn", self.store_turn.is_some()),
                 ("--streaming", self.streaming),
                 ("--request", self.request),
+                ("--region", self.region.is_some()),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -567,6 +575,7 @@ impl Given {
                     temperature: self.temperature,
                     stop: self.stop,
                     schema: self.schema,
+                    region: self.region,
                 }))
             }
             None => {
@@ -586,6 +595,7 @@ impl Given {
                     ("--temperature", self.temperature.is_some()),
                     ("--stop", !self.stop.is_empty()),
                     ("--schema", self.schema.is_some()),
+                    ("--region", self.region.is_some()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {
                     return Err(format!("{flag} needs --model"));

@@ -6,7 +6,7 @@
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
-//!     [--round REPLY OUTPUTS]... [--schema FILE] [--streaming] [--request]]
+//!     [--round REPLY OUTPUTS]... [--schema FILE] [--streaming] [--request] [--region R]]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
@@ -90,6 +90,9 @@ fn with_params<'a>(
     }
     if let Some(temperature) = options.temperature {
         turn = turn.temperature(temperature);
+    }
+    if let Some(region) = &options.region {
+        turn = turn.region(region);
     }
     let stops: Vec<&str> = options.stop.iter().map(String::as_str).collect();
     if !stops.is_empty() {
@@ -218,15 +221,7 @@ fn run(options: &Options) -> Result<(), String> {
             headers,
         } => {
             let body = read_bytes(&options.input)?;
-            let headers: Vec<(&str, &str)> = headers
-                .iter()
-                .map(|(name, value)| (name.as_str(), value.as_str()))
-                .collect();
-            let error = provider.read_error_with_headers(
-                *status,
-                &headers,
-                &String::from_utf8_lossy(&body),
-            );
+            let error = provider.read_error(*status, headers, &String::from_utf8_lossy(&body));
             write_json(&mut out, &error, pretty)
         }
         Task::Replay {

@@ -345,6 +345,8 @@ pub(crate) static SURFACE: Surface = Surface {
     limits: LIMITS,
     request: RequestShape {
         path: |_provider, _model, _stream| "/v1/messages".to_owned(),
+        // https://docs.anthropic.com/en/api/overview
+        base_url: |_provider, _region| "https://api.anthropic.com".to_owned(),
         auth: Auth::XApiKey,
         headers: &[("anthropic-version", VERSION)],
         stream_type: "text/event-stream",

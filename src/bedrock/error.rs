@@ -31,7 +31,7 @@ const EXCEPTIONS: [(&str, ErrorKind); 11] = [
 /// [`ProviderError`].
 ///
 /// Bedrock names the exception in a header (`x-amzn-ErrorType`), not in the body, so without
-/// the headers (which [`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers)
+/// the headers (which [`Provider::read_error`](crate::Provider::read_error)
 /// takes) the kind comes from the status (400 invalid request, 403 permission, 404 not found, 429 rate
 /// limited, 503 overloaded, 5xx server) and the text: Anthropic's overflow text inside a
 /// `ValidationException` ("The model returned the following errors: prompt is too long:

@@ -438,6 +438,15 @@ pub(crate) static SURFACE: Surface = Surface {
             };
             format!("/model/{}/{operation}", path_segment(model))
         },
+        // The runtime endpoint of the region
+        // (https://docs.aws.amazon.com/general/latest/gr/bedrock.html#br-rt), us-east-1 by
+        // default, as AWS's own examples use it.
+        base_url: |_provider, region| {
+            format!(
+                "https://bedrock-runtime.{}.amazonaws.com",
+                path_segment(region.unwrap_or("us-east-1"))
+            )
+        },
         auth: Auth::Sigv4,
         headers: &[],
         stream_type: "application/vnd.amazon.eventstream",

@@ -342,6 +342,39 @@ impl<'a> Turn<'a> {
         self.params.model.as_deref()
     }
 
+    /// The turn, sent to this region where the provider's host names one (Bedrock's
+    /// `bedrock-runtime.{region}.amazonaws.com`, `us-east-1` by default): the
+    /// [`Request::base_url`](crate::Request::base_url) [`Provider::request`](crate::Provider::request)
+    /// gives. The body is the same.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Turn};
+    ///
+    /// let turn = Turn::new(&[]).region("eu-central-1");
+    /// let (bedrock, anthropic): (Provider, Provider) = ("bedrock".parse()?, "anthropic".parse()?);
+    /// assert_eq!(bedrock.request(&turn).base_url, "https://bedrock-runtime.eu-central-1.amazonaws.com");
+    /// assert_eq!(anthropic.request(&turn).base_url, "https://api.anthropic.com");
+    /// # Ok::<(), transcript_replay::errors::UnknownProvider>(())
+    /// ```
+    #[must_use]
+    pub fn region(mut self, region: &str) -> Self {
+        self.params.region = Some(region.to_owned());
+        self
+    }
+
+    pub(crate) fn rounds_given(&self) -> &[Round<'a>] {
+        &self.rounds
+    }
+
+    pub(crate) fn region_given(&self) -> Option<&str> {
+        self.params.region.as_deref()
+    }
+
+    /// The output limit the turn asks for, when it asks for one.
+    pub(crate) fn max_output_given(&self) -> Option<u32> {
+        self.params.max_output
+    }
+
     /// Whether the turn asks for a streamed reply.
     pub(crate) fn streams(&self) -> bool {
         self.params.stream
@@ -771,8 +804,9 @@ impl<'a> Turn<'a> {
         self
     }
 
+    /// The budget the body fits its input to: a window's less the turn's `max_output`.
     pub(crate) fn budget_given(&self) -> Option<Budget<'a>> {
-        self.budget
+        Some(self.budget?.for_output(self.params.max_output))
     }
 
     /// What the turn sends of its history and live turn to a target under `rules`, once the

@@ -83,6 +83,9 @@ impl BodyError {
             Kind::ApprovalNotGiven { round, id } => {
                 Of::ToolLinkage(ToolLinkage::ApprovalNotGiven { round: *round, id })
             }
+            Kind::OutputNotToolDefinitions { round, id } => {
+                Of::ToolLinkage(ToolLinkage::OutputNotToolDefinitions { round: *round, id })
+            }
             Kind::SafetyChecksNotAcknowledged { round, id, .. } => {
                 Of::ToolLinkage(ToolLinkage::SafetyChecksNotAcknowledged { round: *round, id })
             }
@@ -232,6 +235,10 @@ pub(crate) enum Kind {
         id: String,
     },
     ApprovalNotGiven {
+        round: usize,
+        id: String,
+    },
+    OutputNotToolDefinitions {
         round: usize,
         id: String,
     },
@@ -429,6 +436,10 @@ impl fmt::Display for Kind {
             Kind::ApprovalNotGiven { round, id } => write!(
                 f,
                 "round {round}: the call `{id}` asks for an approval: answer it with `approve` true or false"
+            ),
+            Kind::OutputNotToolDefinitions { round, id } => write!(
+                f,
+                "round {round}: the call `{id}` searches for tools: its output must be a JSON array of tool definitions"
             ),
             Kind::SafetyChecksNotAcknowledged { round, id, checks } => write!(
                 f,

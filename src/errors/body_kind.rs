@@ -140,6 +140,15 @@ pub enum ToolLinkage<'a> {
         /// The call's id.
         id: &'a str,
     },
+    /// A call that searches for tools on the runtime's side (a Responses `tool_search_call`
+    /// run by the client) is answered by an output that is not a JSON array of tool
+    /// definitions, which its `tool_search_output` carries as its `tools`.
+    OutputNotToolDefinitions {
+        /// The round.
+        round: usize,
+        /// The call's id.
+        id: &'a str,
+    },
     /// A round whose reply calls no tool: it ends the turn (store it with `store_turn`).
     RoundWithoutCalls {
         /// The round.

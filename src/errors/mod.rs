@@ -10,6 +10,7 @@
 //! | [`StreamError`] | a [`StreamReader`](crate::StreamReader) | the event and byte; [`StreamErrorKind`] |
 //! | [`ProviderError`] | a provider's `read_error` | the provider's own words; [`ErrorKind`] |
 //! | [`ToolError`], [`UnknownToolChoice`], [`UnknownProvider`] | declaring and naming | the name |
+//! | [`Failure`] | any of the above, through `?` | the error it holds; retryable, the wait, the [`Overflow`] |
 //!
 //! This module sits low in the crate: it imports the record and the provider's name, never
 //! the code that reports its errors.
@@ -25,6 +26,7 @@
 
 pub(crate) mod body;
 pub(crate) mod body_kind;
+pub(crate) mod failure;
 pub(crate) mod overflow;
 pub(crate) mod provider;
 pub(crate) mod record;
@@ -35,6 +37,7 @@ pub(crate) mod tools;
 
 pub use self::body::BodyError;
 pub use self::body_kind::{BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage};
+pub use self::failure::{Failure, Header, Overflow};
 pub use self::provider::{ErrorKind, ProviderError};
 pub use self::record::RecordError;
 pub use self::reply::ReplyError;

@@ -44,7 +44,7 @@
 
 /// An overflow's reading: whether the text says one, and the counts it names.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Overflow {
+pub(crate) struct OverflowText {
     pub(crate) found: bool,
     pub(crate) used: Option<u64>,
     pub(crate) limit: Option<u64>,
@@ -52,7 +52,7 @@ pub(crate) struct Overflow {
 }
 
 /// The wordings that carry counts, each read by its own function, tried in order.
-const FORMS: [fn(&str) -> Option<Overflow>; 11] = [
+const FORMS: [fn(&str) -> Option<OverflowText>; 11] = [
     anthropic,
     anthropic_older,
     openai,
@@ -79,20 +79,20 @@ const PHRASES: [&str; 9] = [
     "Please reduce the length of the messages",
 ];
 
-impl Overflow {
+impl OverflowText {
     /// What `text` says of an overflow.
     pub(crate) fn read(text: &str) -> Self {
         FORMS
             .iter()
             .find_map(|form| form(text))
-            .unwrap_or_else(|| Overflow {
+            .unwrap_or_else(|| OverflowText {
                 found: PHRASES.iter().any(|phrase| text.contains(phrase)),
-                ..Overflow::default()
+                ..OverflowText::default()
             })
     }
 
     fn counts(used: Option<u64>, limit: Option<u64>, max_tokens: Option<u64>) -> Option<Self> {
-        Some(Overflow {
+        Some(OverflowText {
             found: true,
             used,
             limit,
@@ -101,32 +101,32 @@ impl Overflow {
     }
 }
 
-fn anthropic(text: &str) -> Option<Overflow> {
+fn anthropic(text: &str) -> Option<OverflowText> {
     let rest = after(text, "prompt is too long: ")?;
-    Overflow::counts(
+    OverflowText::counts(
         number(rest),
         after(rest, "tokens > ").and_then(number),
         None,
     )
 }
 
-fn anthropic_older(text: &str) -> Option<Overflow> {
+fn anthropic_older(text: &str) -> Option<OverflowText> {
     let rest = after(text, "exceed context limit: ")?;
-    Overflow::counts(
+    OverflowText::counts(
         number(rest),
         after(rest, "> ").and_then(number),
         after(rest, "+ ").and_then(number),
     )
 }
 
-fn openai(text: &str) -> Option<Overflow> {
+fn openai(text: &str) -> Option<OverflowText> {
     let rest = after(text, "maximum context length is ")?;
     let limit = number(rest);
     if let Some(used) = after(rest, "resulted in ") {
-        return Overflow::counts(number(used), limit, None);
+        return OverflowText::counts(number(used), limit, None);
     }
     let Some(requested) = after(rest, "you requested ") else {
-        return Overflow::counts(None, limit, None);
+        return OverflowText::counts(None, limit, None);
     };
     let requested = requested.strip_prefix("about ").unwrap_or(requested);
     let total = number(requested);
@@ -137,66 +137,66 @@ fn openai(text: &str) -> Option<Overflow> {
         (total, None) => total,
         (None, Some(_)) => None,
     };
-    Overflow::counts(used, limit, completion)
+    OverflowText::counts(used, limit, completion)
 }
 
-fn openai_configured_limit(text: &str) -> Option<Overflow> {
+fn openai_configured_limit(text: &str) -> Option<OverflowText> {
     let rest = after(text, "exceed the configured limit of ")?;
-    Overflow::counts(
+    OverflowText::counts(
         after(rest, "resulted in ").and_then(number),
         number(rest),
         None,
     )
 }
 
-fn gemini(text: &str) -> Option<Overflow> {
+fn gemini(text: &str) -> Option<OverflowText> {
     let rest = after(text, "The input token count (")?;
-    Overflow::counts(
+    OverflowText::counts(
         number(rest),
         after(rest, "tokens allowed (").and_then(number),
         None,
     )
 }
 
-fn vllm_total_length(text: &str) -> Option<Overflow> {
+fn vllm_total_length(text: &str) -> Option<OverflowText> {
     let rest = after(text, "(total length ")?;
     let limit = after(rest, "too long to fit into the model (context length ")?;
-    Overflow::counts(number(rest), number(limit), None)
+    OverflowText::counts(number(rest), number(limit), None)
 }
 
-fn vllm_input_prompt(text: &str) -> Option<Overflow> {
+fn vllm_input_prompt(text: &str) -> Option<OverflowText> {
     let rest = after(text, "Input prompt (")?;
     let limit = after(rest, "is too long and exceeds limit of ")?;
-    Overflow::counts(number(rest), number(limit), None)
+    OverflowText::counts(number(rest), number(limit), None)
 }
 
-fn llama_cpp(text: &str) -> Option<Overflow> {
+fn llama_cpp(text: &str) -> Option<OverflowText> {
     let rest = after(text, "request (")?;
     let limit = after(rest, "exceeds the available context size (")?;
-    Overflow::counts(number(rest), number(limit), None)
+    OverflowText::counts(number(rest), number(limit), None)
 }
 
-fn llama_cpp_python(text: &str) -> Option<Overflow> {
+fn llama_cpp_python(text: &str) -> Option<OverflowText> {
     let rest = after(text, "Requested tokens (")?;
     let limit = after(rest, "exceed context window of ")?;
-    Overflow::counts(number(rest), number(limit), None)
+    OverflowText::counts(number(rest), number(limit), None)
 }
 
-fn cerebras(text: &str) -> Option<Overflow> {
+fn cerebras(text: &str) -> Option<OverflowText> {
     if !text.contains("reduce the length") {
         return None;
     }
     let rest = after(text, "Current length is ")?;
-    Overflow::counts(
+    OverflowText::counts(
         number(rest),
         after(rest, "limit is ").and_then(number),
         None,
     )
 }
 
-fn text_generation_inference(text: &str) -> Option<Overflow> {
+fn text_generation_inference(text: &str) -> Option<OverflowText> {
     let rest = after(text, "`max_new_tokens` must be <= ")?;
-    Overflow::counts(
+    OverflowText::counts(
         after(rest, "Given: ").and_then(number),
         number(rest),
         after(rest, "`inputs` tokens and ").and_then(number),
@@ -270,7 +270,7 @@ mod tests {
             ("Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens`", Some(3474), Some(2048), Some(60), "https://github.com/huggingface/llm-vscode/issues/94"),
         ];
         for (text, used, limit, max_tokens, source) in cases {
-            let overflow = Overflow::read(text);
+            let overflow = OverflowText::read(text);
             assert!(overflow.found, "{source}: {text}");
             assert_eq!(
                 (overflow.used, overflow.limit, overflow.max_tokens),
@@ -284,7 +284,7 @@ mod tests {
             "Rate limit reached for o4-mini in organization org-x on tokens per min (TPM): Limit 200000, Used 162960, Requested 42288. Please try again in 1.574s.",
             "the request (200 tokens) was fine",
         ] {
-            assert!(!Overflow::read(text).found, "{text}");
+            assert!(!OverflowText::read(text).found, "{text}");
         }
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::errors::overflow::Overflow;
+use crate::errors::overflow::OverflowText;
 use crate::errors::retry_after::{self, Hints};
 use crate::provider::Provider;
 
@@ -150,7 +150,7 @@ pub struct ProviderError {
     /// except for a code the server's dialect lists as one a retry may cure
     /// ([`Dialect::retryable_codes`](crate::Dialect::retryable_codes)), and except where the
     /// response's `x-should-retry` header says otherwise
-    /// ([`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers)).
+    /// ([`Provider::read_error`](crate::Provider::read_error)).
     pub retryable: bool,
     /// The provider's message, as it sent it (for a body that is not JSON, its first 256
     /// characters).
@@ -165,7 +165,7 @@ pub struct ProviderError {
     /// How long the provider asks the caller to wait before sending the request again, when
     /// it said: from the response's headers (`retry-after-ms`, `retry-after` in seconds, and
     /// for a rate limit OpenAI's `x-ratelimit-reset-*`; an HTTP date is not read), which
-    /// [`Provider::read_error_with_headers`](crate::Provider::read_error_with_headers) reads,
+    /// [`Provider::read_error`](crate::Provider::read_error) reads,
     /// else from the body: Gemini's `RetryInfo.retryDelay` (`"30s"`), or the text's `Please
     /// try again in 1.5s` (OpenAI, also `in 20ms`) or `Please retry in 58.9s` (Gemini).
     /// It is kept whatever [`retryable`](Self::retryable) says; a loop retries only when that
@@ -194,7 +194,7 @@ impl ProviderError {
         code: Option<String>,
         message: String,
     ) -> Self {
-        let overflow = Overflow::read(&message);
+        let overflow = OverflowText::read(&message);
         let kind = match (kind, overflow.found) {
             // llama.cpp says `Context size has been exceeded.` with a 500.
             (ErrorKind::InvalidRequest | ErrorKind::Other | ErrorKind::Server, true) => {
@@ -270,7 +270,7 @@ impl ProviderError {
     /// use transcript_replay::Provider;
     ///
     /// let anthropic: Provider = "anthropic".parse().unwrap();
-    /// let error = anthropic.read_error_with_headers(429, &[("retry-after", "17")],
+    /// let error = anthropic.read_error(429, &[("retry-after", "17")],
     ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}}"#);
     /// assert_eq!(error.retry_after(), Some(Duration::from_secs(17)));
     /// ```

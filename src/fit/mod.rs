@@ -62,6 +62,9 @@ pub struct Budget<'a> {
     pub(crate) images: &'a ImageTokens,
     pub(crate) count: Option<&'a (dyn Fn(&str) -> usize + Send + Sync + 'a)>,
     step: Option<u64>,
+    /// Whether `tokens` is the model's window, of which the turn's `max_output` is left for
+    /// the reply.
+    pub(crate) window: bool,
 }
 
 impl fmt::Debug for Budget<'_> {
@@ -71,6 +74,7 @@ impl fmt::Debug for Budget<'_> {
             .field("images", &self.images.family)
             .field("counter", &self.count.map(|_| "the caller's"))
             .field("step", &self.step_tokens())
+            .field("window", &self.window)
             .finish()
     }
 }
@@ -89,7 +93,72 @@ impl<'a> Budget<'a> {
             images,
             count: None,
             step: None,
+            window: false,
         }
+    }
+
+    /// A budget for a model's context window of `tokens`, which holds the input and the
+    /// reply: the turn it is given to leaves its own
+    /// [`max_output`](crate::Turn::max_output) of it for the reply, and fits its input to the
+    /// rest, whatever order the turn's builders are called in. A turn without a `max_output`
+    /// fits its input to the whole window.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, cost::image_tokens, Budget, Priced, StoredMessage, Turn};
+    ///
+    /// let claude = image_tokens("claude").unwrap();
+    /// let history: Vec<StoredMessage> =
+    ///     (0..40).map(|n| StoredMessage::user(format!("note {n}: {}", "words ".repeat(200)))).collect();
+    /// let live = [StoredMessage::user("Sum it up.")];
+    /// let turn = Turn::new(&history).live(&live).budget(Budget::window(8_000, claude)).max_output(4_000);
+    /// let estimate = anthropic::body(&turn)?.estimate(claude);
+    /// assert!(estimate.tokens() <= 4_000);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn window(tokens: u64, images: &'a ImageTokens) -> Self {
+        Budget {
+            window: true,
+            ..Budget::new(tokens, images)
+        }
+    }
+
+    /// The budget a turn fits its input to: the tokens, less `max_output` for a
+    /// [`window`](Budget::window).
+    pub(crate) fn for_output(mut self, max_output: Option<u32>) -> Self {
+        if self.window {
+            self.tokens = self.tokens.saturating_sub(max_output.map_or(0, u64::from));
+            self.window = false;
+        }
+        self
+    }
+
+    /// The budget refitted after the provider said the request overflowed its window: `sent`
+    /// tokens (as this budget counts them) were counted `used` against a window of `limit`
+    /// with `max_output` left for the reply; the new budget is what was sent, scaled by how
+    /// far over the provider counted it, and at least one token less than what was sent.
+    /// Without the counts, three quarters of what was sent. `None` when nothing smaller is
+    /// left.
+    pub(crate) fn refitted(
+        self,
+        sent: u64,
+        used: Option<u64>,
+        limit: Option<u64>,
+        max_output: Option<u32>,
+    ) -> Option<Self> {
+        let room = |limit: u64| limit.saturating_sub(max_output.map_or(0, u64::from));
+        let scaled = match (used, limit) {
+            (Some(used), Some(limit)) if used > 0 => {
+                u64::try_from(u128::from(room(limit)) * u128::from(sent) / u128::from(used))
+                    .unwrap_or(u64::MAX)
+            }
+            _ => sent / 4 * 3,
+        };
+        let tokens = scaled.min(sent.saturating_sub(1));
+        (tokens > 0).then_some(Budget {
+            tokens,
+            window: false,
+            ..self
+        })
     }
 
     /// The budget, with text counted by your own counter (a tokenizer), called with the exact

@@ -347,6 +347,8 @@ pub(crate) static SURFACE: Surface = Surface {
             };
             format!("/v1beta/models/{}:{method}", path_segment(name))
         },
+        // https://ai.google.dev/api/generate-content
+        base_url: |_provider, _region| "https://generativelanguage.googleapis.com".to_owned(),
         auth: Auth::XGoogApiKey,
         headers: &[],
         stream_type: "text/event-stream",

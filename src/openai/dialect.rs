@@ -21,6 +21,8 @@ impl Dialect {
     pub const OPENAI: Dialect = Dialect {
         id: "openai",
         name: "OpenAI",
+        // https://platform.openai.com/docs/api-reference/chat
+        base_url: "https://api.openai.com",
         output_limit: "max_completion_tokens",
         refused_fields: &[],
         system: SystemText::InPlace,
@@ -58,6 +60,8 @@ impl Dialect {
     pub const DEEPSEEK: Dialect = Dialect {
         id: "deepseek",
         name: "DeepSeek",
+        // https://api-docs.deepseek.com/
+        base_url: "https://api.deepseek.com",
         output_limit: "max_tokens",
         refused_fields: NOT_MAX_COMPLETION_TOKENS,
         roles: Roles::Alternate,
@@ -87,6 +91,8 @@ impl Dialect {
     pub const MISTRAL: Dialect = Dialect {
         id: "mistral",
         name: "Mistral",
+        // https://docs.mistral.ai/api/
+        base_url: "https://api.mistral.ai",
         output_limit: "max_tokens",
         refused_fields: NOT_MAX_COMPLETION_TOKENS,
         tool_images: ToolImages::Marker,
@@ -120,6 +126,8 @@ impl Dialect {
     pub const GROQ: Dialect = Dialect {
         id: "groq",
         name: "Groq",
+        // https://console.groq.com/docs/openai
+        base_url: "https://api.groq.com/openai",
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
         retryable_codes: &["tool_use_failed"],
@@ -138,6 +146,8 @@ impl Dialect {
     pub const XAI: Dialect = Dialect {
         id: "xai",
         name: "xAI",
+        // https://docs.x.ai/docs/api-reference
+        base_url: "https://api.x.ai",
         image_types: PNG_JPEG,
         file_types: &[],
         stream_usage: false,
@@ -162,6 +172,8 @@ impl Dialect {
     pub const OPENROUTER: Dialect = Dialect {
         id: "openrouter",
         name: "OpenRouter",
+        // https://openrouter.ai/docs/api-reference/overview
+        base_url: "https://openrouter.ai/api",
         output_limit: "max_tokens",
         stream_usage: false,
         ..Dialect::OPENAI
@@ -188,6 +200,8 @@ impl Dialect {
     pub const GEMINI_OPENAI: Dialect = Dialect {
         id: "gemini-openai",
         name: "Gemini",
+        // https://ai.google.dev/gemini-api/docs/openai
+        base_url: "https://generativelanguage.googleapis.com",
         // "https://generativelanguage.googleapis.com/v1beta/openai/" is the documented base.
         chat_path: "/v1beta/openai/chat/completions",
         output_limit: "max_tokens",
@@ -210,6 +224,8 @@ impl Dialect {
     pub const TOGETHER: Dialect = Dialect {
         id: "together",
         name: "Together",
+        // https://docs.together.ai/docs/openai-api-compatibility
+        base_url: "https://api.together.xyz",
         output_limit: "max_tokens",
         file_types: &[],
         think_tags: true,
@@ -228,6 +244,8 @@ impl Dialect {
     pub const FIREWORKS: Dialect = Dialect {
         id: "fireworks",
         name: "Fireworks",
+        // https://docs.fireworks.ai/tools-sdks/openai-compatibility
+        base_url: "https://api.fireworks.ai/inference",
         output_limit: "max_tokens",
         file_types: &[],
         think_tags: true,
@@ -247,6 +265,8 @@ impl Dialect {
     pub const CEREBRAS: Dialect = Dialect {
         id: "cerebras",
         name: "Cerebras",
+        // https://inference-docs.cerebras.ai/resources/openai
+        base_url: "https://api.cerebras.ai",
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
         stream_usage: false,
@@ -269,6 +289,8 @@ impl Dialect {
     pub const PERPLEXITY: Dialect = Dialect {
         id: "perplexity",
         name: "Perplexity",
+        // https://docs.perplexity.ai/api-reference/chat-completions-post
+        base_url: "https://api.perplexity.ai",
         // <https://docs.perplexity.ai/api-reference/chat-completions-post>
         chat_path: "/chat/completions",
         output_limit: "max_tokens",
@@ -293,6 +315,8 @@ impl Dialect {
     pub const AZURE: Dialect = Dialect {
         id: "azure",
         name: "Azure OpenAI",
+        // https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle
+        base_url: "https://{resource}.openai.azure.com/openai",
         ..Dialect::OPENAI
     };
 
@@ -315,6 +339,8 @@ impl Dialect {
     pub const VLLM: Dialect = Dialect {
         id: "vllm",
         name: "vLLM",
+        // https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
+        base_url: "http://localhost:8000",
         output_limit: "max_tokens",
         system: SystemText::First,
         roles: Roles::Alternate,
@@ -340,6 +366,8 @@ impl Dialect {
     pub const LLAMA_CPP: Dialect = Dialect {
         id: "llama-cpp",
         name: "llama.cpp",
+        // https://github.com/ggml-org/llama.cpp/tree/master/tools/server
+        base_url: "http://localhost:8080",
         output_limit: "max_tokens",
         refused_fields: NOT_MAX_COMPLETION_TOKENS,
         system: SystemText::First,
@@ -361,6 +389,8 @@ impl Dialect {
     pub const OLLAMA: Dialect = Dialect {
         id: "ollama",
         name: "Ollama",
+        // https://github.com/ollama/ollama/blob/main/docs/openai.md
+        base_url: "http://localhost:11434",
         output_limit: "max_tokens",
         refused_fields: NOT_MAX_COMPLETION_TOKENS,
         system: SystemText::First,
@@ -383,6 +413,8 @@ impl Dialect {
     pub const LM_STUDIO: Dialect = Dialect {
         id: "lm-studio",
         name: "LM Studio",
+        // https://lmstudio.ai/docs/app/api/endpoints/openai
+        base_url: "http://localhost:1234",
         output_limit: "max_tokens",
         system: SystemText::First,
         roles: Roles::Alternate,

@@ -413,6 +413,12 @@ pub(crate) static SURFACE: Surface = Surface {
                 .map_or("/v1/chat/completions", |dialect| dialect.chat_path)
                 .to_owned()
         },
+        base_url: |provider, _region| {
+            provider
+                .dialect()
+                .map_or(Dialect::OPENAI.base_url, |dialect| dialect.base_url)
+                .to_owned()
+        },
         auth: Auth::Bearer,
         headers: &[],
         stream_type: "text/event-stream",

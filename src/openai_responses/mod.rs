@@ -239,6 +239,7 @@ pub fn render_with<'a>(messages: &[WireMessage<'a>], limits: &ImageLimits) -> Re
 /// );
 /// ```
 pub fn body<'a>(turn: &'a Turn<'_>) -> Result<Body<'a>, BodyError> {
+    round::check_tool_searches(turn)?;
     crate::body::build(turn, &RULES, &LIMITS, Body::new)
 }
 
@@ -251,6 +252,8 @@ pub(crate) static SURFACE: Surface = Surface {
     limits: LIMITS,
     request: RequestShape {
         path: |_provider, _model, _stream| "/v1/responses".to_owned(),
+        // https://platform.openai.com/docs/api-reference/responses
+        base_url: |_provider, _region| "https://api.openai.com".to_owned(),
         auth: Auth::Bearer,
         headers: &[],
         stream_type: "text/event-stream",

@@ -202,13 +202,14 @@ pub(super) struct Items {
 }
 
 /// The kinds of item the reader reads; any other is marked as not kept, whatever its members.
-const READ: [&str; 20] = [
+const READ: [&str; 21] = [
     "message",
     "reasoning",
     "function_call",
     "custom_tool_call",
     "computer_call",
     "shell_call",
+    "shell_call_output",
     "local_shell_call",
     "apply_patch_call",
     "web_search_call",
@@ -365,6 +366,7 @@ impl Items {
             "tool_search_call" | "tool_search_output" | "program" | "program_output" => {
                 self.provider_item(at, &item.kind)?;
             }
+            "shell_call_output" => self.hosted_shell_output(at)?,
             // The compaction that replaces the conversation before it, as it came (only
             // OpenAI reads it): kept, and sent back natively to Responses
             // (<https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window>;
@@ -514,6 +516,11 @@ impl Items {
     /// (`program` with its `code`, then `program_output` with its `result`; spec `Program`,
     /// `ProgramOutput`). The call is a provider-executed call, the output its result, linked
     /// by `call_id` (a tool search's may be null: then by the item before).
+    ///
+    /// A tool search the runtime runs (`"execution": "client"`, the tool declared with
+    /// `execution: client`, <https://platform.openai.com/docs/guides/tools-tool-search>) is a
+    /// call like a function's, named `tool_search`: the runtime answers it with the tool
+    /// definitions it loaded, a JSON array, written back as `tool_search_output`.
     fn provider_item(&mut self, at: &At<'_>, kind: &str) -> Result<(), ReplyError> {
         #[derive(Deserialize)]
         struct Arguments<'a> {
@@ -530,6 +537,7 @@ impl Items {
         match kind {
             "tool_search_call" | "program" => {
                 let id = text("call_id").or_else(|| text("id")).unwrap_or_default();
+                let client = text("execution").as_deref() == Some("client");
                 // The arguments as they came, without the white space between their tokens.
                 let input = match (kind, arguments.arguments) {
                     ("program", _) => {
@@ -538,12 +546,17 @@ impl Items {
                     (_, Some(raw)) => crate::wire::CompactJson(raw.get()).to_string(),
                     (_, None) => "{}".to_owned(),
                 };
-                self.provider_calls.push(id.clone());
-                self.blocks.push(Block::provider_tool_use(
-                    id,
-                    name,
-                    ToolInput::json_unchecked(input),
-                ));
+                if client {
+                    self.blocks
+                        .push(Block::tool_use(id, name, ToolInput::json_unchecked(input)));
+                } else {
+                    self.provider_calls.push(id.clone());
+                    self.blocks.push(Block::provider_tool_use(
+                        id,
+                        name,
+                        ToolInput::json_unchecked(input),
+                    ));
+                }
             }
             _ => {
                 let id = text("call_id")
@@ -573,6 +586,63 @@ impl Items {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// The output of a shell command OpenAI ran itself, in its hosted container, in the same
+    /// reply as its `shell_call` (spec `FunctionShellCallOutput`; the hosted shell,
+    /// <https://platform.openai.com/docs/guides/tools-shell>): the call becomes
+    /// provider-executed, owing the runtime no output, and this is its result: each chunk's
+    /// `stdout`, then its `stderr` when there is any, one line apart; an error when a
+    /// command exited other than 0 or timed out.
+    fn hosted_shell_output(&mut self, at: &At<'_>) -> Result<(), ReplyError> {
+        let value: serde_json::Value = at.read()?;
+        let call_id = reply::field(&value, &["call_id"])
+            .as_str()
+            .ok_or_else(|| missing(at, "shell_call_output", "call_id"))?
+            .to_owned();
+        let mut texts = Vec::new();
+        let mut failed = false;
+        for chunk in reply::field(&value, &["output"])
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            for stream in ["stdout", "stderr"] {
+                if let Some(text) = reply::field(chunk, &[stream])
+                    .as_str()
+                    .filter(|text| !text.is_empty())
+                {
+                    texts.push(text.trim_end_matches('\n').to_owned());
+                }
+            }
+            let outcome = reply::field(chunk, &["outcome"]);
+            failed |= match reply::field(outcome, &["type"]).as_str() {
+                Some("timeout") => true,
+                _ => reply::field(outcome, &["exit_code"])
+                    .as_i64()
+                    .is_some_and(|code| code != 0),
+            };
+        }
+        for block in &mut self.blocks {
+            if let Block::ToolUse {
+                id,
+                provider_executed,
+                ..
+            } = block
+            {
+                if *id == call_id {
+                    *provider_executed = true;
+                }
+            }
+        }
+        self.provider_calls.push(call_id.clone());
+        self.blocks.push(Block::ToolResult {
+            tool_use_id: call_id,
+            tool_name: "shell".to_owned(),
+            output: texts.join("\n"),
+            is_error: failed,
+        });
         Ok(())
     }
 

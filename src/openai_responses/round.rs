@@ -12,7 +12,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use super::wire::InputPart;
-use crate::body::{Answer, AssembledRound};
+use crate::body::{Answer, AssembledRound, BodyError, Kind, Turn};
 use crate::cost::{Of, Units};
 use crate::file::File;
 use crate::marker::{Reason, TextOnlyOutput};
@@ -54,6 +54,9 @@ pub(super) enum OutputKind {
     ApplyPatch,
     /// `mcp_approval_response`, the runtime's approval of an MCP tool call.
     Approval,
+    /// `tool_search_output`, the tool definitions a search run by the runtime loaded: the
+    /// output, a JSON array, as its `tools`.
+    ToolSearch,
 }
 
 /// The kind of output the call of this id asks for, from the type of the reply's item that
@@ -85,6 +88,7 @@ fn output_kind(items: &[Box<RawValue>], call_id: &str) -> OutputKind {
         Some("local_shell_call") => OutputKind::LocalShell,
         Some("apply_patch_call") => OutputKind::ApplyPatch,
         Some("mcp_approval_request") => OutputKind::Approval,
+        Some("tool_search_call") => OutputKind::ToolSearch,
         Some(_) | None => OutputKind::Function,
     }
 }
@@ -106,7 +110,8 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                 OutputKind::Function
                 | OutputKind::Custom
                 | OutputKind::Computer
-                | OutputKind::Approval => None,
+                | OutputKind::Approval
+                | OutputKind::ToolSearch => None,
             };
             if let Some(item) = item {
                 // An output item of text only: what it cannot carry is the marker in its text.
@@ -138,7 +143,8 @@ pub(super) fn elements(rounds: Vec<AssembledRound<'_>>) -> Vec<Element<'_>> {
                 | OutputKind::Shell
                 | OutputKind::LocalShell
                 | OutputKind::ApplyPatch
-                | OutputKind::Approval => Vec::new(),
+                | OutputKind::Approval
+                | OutputKind::ToolSearch => Vec::new(),
             };
             elements.push(Element::Output {
                 round,
@@ -241,6 +247,19 @@ impl Serialize for Element<'_> {
                             map.serialize_entry("reason", reason)?;
                         }
                     }
+                    // `{"type": "tool_search_output", "call_id", "execution": "client", "tools"}`
+                    // (spec `ToolSearchOutputItemParam`); the body checked the output is an
+                    // array (`tool_definitions`).
+                    OutputKind::ToolSearch => {
+                        map.serialize_entry("type", "tool_search_output")?;
+                        map.serialize_entry("call_id", answer.id)?;
+                        map.serialize_entry("execution", "client")?;
+                        match tool_definitions(&answer.text) {
+                            Some(tools) => map.serialize_entry("tools", tools)?,
+                            // Withheld to fit a budget: no tools loaded.
+                            None => map.serialize_entry("tools", &[(); 0])?,
+                        }
+                    }
                     OutputKind::Shell => {
                         map.serialize_entry("type", "shell_call_output")?;
                         map.serialize_entry("call_id", answer.id)?;
@@ -268,6 +287,34 @@ impl Serialize for Element<'_> {
             }
         }
     }
+}
+
+/// The tool definitions an output holds: its text, when that is one JSON array.
+fn tool_definitions<'a>(text: &Text<'a>) -> Option<&'a RawValue> {
+    let [Piece::Text(output)] = text.pieces() else {
+        return None;
+    };
+    let tools: &RawValue = serde_json::from_str(output).ok()?;
+    tools.get().starts_with('[').then_some(tools)
+}
+
+/// Checks that each output answering a tool search the runtime ran is a JSON array of tool
+/// definitions, which its `tool_search_output` carries as its `tools`.
+pub(super) fn check_tool_searches(turn: &Turn<'_>) -> Result<(), BodyError> {
+    for (round, assembled) in turn.rounds_given().iter().enumerate() {
+        let items = assembled.reply.native_items();
+        for output in assembled.outputs.iter() {
+            let array = serde_json::from_str::<&RawValue>(&output.output)
+                .is_ok_and(|tools| tools.get().starts_with('['));
+            if !array && output_kind(items, &output.id) == OutputKind::ToolSearch {
+                return Err(BodyError::new(Kind::OutputNotToolDefinitions {
+                    round,
+                    id: output.id.clone(),
+                }));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `{"type": "computer_screenshot", "image_url": "data:..."}`: the output's first image.
