@@ -209,6 +209,12 @@ pub struct Dialect {
     /// Which tags hold the reasoning in `content`, when [`think_tags`](Self::think_tags) is
     /// set: `<think>` unless the server writes its own.
     pub think_tag: ThinkTag,
+    /// Whether the server takes a reply schema as OpenAI's `response_format: {"type":
+    /// "json_schema", ...}` ([`Turn::reply_schema`](crate::Turn::reply_schema)); a server that
+    /// does not (DeepSeek takes only `json_object`) makes a turn with a reply schema an error
+    /// that names it. A server that takes it may still take it for some of its models only:
+    /// that is its error to give.
+    pub json_schema: bool,
     /// Error codes a retry may cure though their kind says none would: the model's own slip
     /// (a malformed tool call the server refused), which the same request, sent again,
     /// usually does not repeat. An error with one of these codes keeps its kind and its code,

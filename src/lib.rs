@@ -79,9 +79,9 @@
 //! DeepSeek, Groq, vLLM, Ollama, ...) as the OpenAI Chat surface under their [`Dialect`].
 //!
 //! A [`Turn`] also carries what shapes the body beyond the history: the neutral parameters
-//! (model, output limit, [`Reasoning`], streaming, temperature, stop), the tools ([`Tool`],
-//! [`ToolChoice`]), prompt-cache breakpoints ([`Cache`]), and a [`Budget`] that fits the
-//! history to the context window.
+//! (model, output limit, [`Reasoning`], streaming, temperature, stop, a reply's JSON schema),
+//! the tools ([`Tool`], [`ToolChoice`]), prompt-cache breakpoints ([`Cache`]), and a
+//! [`Budget`] that fits the history to the context window.
 //!
 //! # Where the rules are
 //!

@@ -1,7 +1,12 @@
 //! The neutral request parameters of a turn (docs/design.md#request), written as each provider takes them:
-//! the model, the output limit, reasoning, streaming, temperature and stop sequences.
+//! the model, the output limit, reasoning, streaming, temperature, stop sequences and the
+//! reply's JSON schema.
 
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
 
 use crate::errors::body::{BodyError, Kind};
 use crate::provider::Provider;
@@ -82,6 +87,56 @@ pub(crate) struct Params {
     /// The region the request goes to, where the provider's host names one; no field of the
     /// body.
     pub(crate) region: Option<String>,
+    pub(crate) reply_schema: Option<ReplySchema>,
+}
+
+/// The JSON schema a reply is asked for in
+/// ([`Turn::reply_schema`](crate::Turn::reply_schema)): its name, and the schema as the
+/// caller's exact text.
+#[derive(Debug, Clone)]
+pub(crate) struct ReplySchema {
+    pub(crate) name: String,
+    pub(crate) schema: Box<RawValue>,
+}
+
+impl PartialEq for ReplySchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.schema.get() == other.schema.get()
+    }
+}
+
+/// The longest name OpenAI takes for a reply schema: "Must be a-z, A-Z, 0-9, or contain
+/// underscores and dashes, with a maximum length of 64" (the spec's
+/// `ResponseFormatJsonSchema.json_schema.name`).
+const NAME_MAX: usize = 64;
+
+impl ReplySchema {
+    /// The schema, checked: a name of 1 to 64 letters, digits, `_` or `-`, and one JSON
+    /// object.
+    pub(crate) fn new(name: &str, schema: &str) -> Result<Self, BodyError> {
+        let bad = |error: Option<String>| {
+            BodyError::new(Kind::ReplySchema {
+                name: name.to_owned(),
+                error,
+            })
+        };
+        let named = (1..=NAME_MAX).contains(&name.chars().count())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !named {
+            return Err(bad(None));
+        }
+        let schema = RawValue::from_string(schema.to_owned())
+            .map_err(|error| bad(Some(format!("it is not JSON: {error}"))))?;
+        if !schema.get().trim_start().starts_with('{') {
+            return Err(bad(Some("it is not an object".to_owned())));
+        }
+        Ok(ReplySchema {
+            name: name.to_owned(),
+            schema,
+        })
+    }
 }
 
 /// Top-level fields that say what a parameter says, under any provider's name for it: a
@@ -89,7 +144,7 @@ pub(crate) struct Params {
 /// Each parameter: its name, whether the turn sets it, and the top-level fields that say
 /// what it says under any provider's name for it.
 type SameAs = (&'static str, fn(&Params) -> bool, &'static [&'static str]);
-const SAME_AS: [SameAs; 5] = [
+const SAME_AS: [SameAs; 6] = [
     ("model", |params| params.model.is_some(), &["model"]),
     (
         "max_output",
@@ -111,7 +166,59 @@ const SAME_AS: [SameAs; 5] = [
         |params| !params.stop.is_empty(),
         &["stop", "stop_sequences"],
     ),
+    // Anthropic's `output_format` is the beta's name for `output_config.format`, still taken
+    // (<https://platform.claude.com/docs/en/build-with-claude/structured-outputs>).
+    (
+        "reply_schema",
+        |params| params.reply_schema.is_some(),
+        &["response_format", "output_format"],
+    ),
 ];
+
+/// Members of objects the caller may add other members to that say what a parameter says,
+/// under any provider's name for it: a caller's object with one of them beside the parameter
+/// is the error that names both. Gemini takes `responseSchema` or `responseJsonSchema`, never
+/// both ("If set, `response_schema` must be omitted", the spec's
+/// `GenerationConfig.responseJsonSchema`).
+type MembersSameAs = (
+    &'static str,
+    fn(&Params) -> bool,
+    &'static [(&'static str, &'static str)],
+);
+const MEMBERS_SAME_AS: [MembersSameAs; 1] = [(
+    "reply_schema",
+    |params| params.reply_schema.is_some(),
+    &[
+        ("text", "format"),
+        ("output_config", "format"),
+        ("generationConfig", "responseJsonSchema"),
+        ("generationConfig", "responseSchema"),
+        ("generationConfig", "responseMimeType"),
+        ("outputConfig", "textFormat"),
+    ],
+)];
+
+/// The first caller's field that names a member of [`MEMBERS_SAME_AS`] of a parameter the
+/// turn sets: the parameter and the field (`text.format`).
+fn member_same_as(params: &Params, caller: &Fields) -> Option<(&'static str, String)> {
+    for (param, set, members) in MEMBERS_SAME_AS {
+        if !set(params) {
+            continue;
+        }
+        for (key, raw) in caller {
+            let Ok(Value::Object(object)) = serde_json::from_str::<Value>(raw.get()) else {
+                continue;
+            };
+            if let Some((_, member)) = members
+                .iter()
+                .find(|(name, member)| name == key && object.contains_key(*member))
+            {
+                return Some((param, format!("{key}.{member}")));
+            }
+        }
+    }
+    None
+}
 
 /// Where a caller's fields say what a parameter of a rejected pair says, under any provider's
 /// name for it: each parameter, and the fields (a top-level key, or an object's key and its
@@ -324,6 +431,9 @@ impl Params {
                 return Err(conflict(param, key.clone()));
             }
         }
+        if let Some((param, field)) = member_same_as(self, caller) {
+            return Err(conflict(param, field));
+        }
         let mut out: Fields = Vec::with_capacity(written.len() + caller.len());
         let mut caller: Vec<(String, Box<serde_json::value::RawValue>)> = caller.clone();
         for Field {
@@ -333,8 +443,11 @@ impl Params {
             members,
         } in written
         {
-            let value = match (caller.iter().position(|(known, _)| known == key), value) {
-                (Some(at), Value::Object(mut ours)) => {
+            let value = match (
+                caller.iter().position(|(known, _)| known == key),
+                value.into_object(),
+            ) {
+                (Some(at), Ok(mut ours)) => {
                     let (_, theirs) = caller.remove(at);
                     let Ok(Value::Object(theirs)) = serde_json::from_str::<Value>(theirs.get())
                     else {
@@ -348,12 +461,13 @@ impl Params {
                                 .map_or(param, |&(_, param)| param);
                             return Err(conflict(param, format!("{key}.{inner}")));
                         }
-                        ours.insert(inner, value);
+                        ours.insert(inner, Json::Value(value));
                     }
-                    Value::Object(ours)
+                    Json::Object(ours)
                 }
-                (Some(_), _) => return Err(conflict(param, key.to_owned())),
-                (None, value) => value,
+                (Some(_), Err(_)) => return Err(conflict(param, key.to_owned())),
+                (None, Ok(ours)) => Json::Object(ours),
+                (None, Err(value)) => value,
             };
             let raw = serde_json::value::to_raw_value(&value)
                 .map_err(|error| BodyError::new(Kind::NotJson(error.to_string())))?;
@@ -374,43 +488,110 @@ pub(crate) struct Field {
     /// The parameter named when the caller's field of the same key is not an object to
     /// merge: for an object, the parameter of its first member in key order.
     param: &'static str,
-    value: Value,
+    value: Json,
     /// For an object, each member's key and the parameter that wrote it.
     members: Vec<(&'static str, &'static str)>,
 }
 
 impl Field {
     /// A field one parameter writes whole.
-    pub(crate) fn new(key: &'static str, param: &'static str, value: Value) -> Self {
+    pub(crate) fn new(key: &'static str, param: &'static str, value: impl Into<Json>) -> Self {
         Field {
             key,
             param,
-            value,
+            value: value.into(),
             members: Vec::new(),
         }
     }
 
     /// An object several parameters write a member of (each member: its key, the parameter,
     /// the value); `None` when no parameter wrote one.
-    pub(crate) fn object(
+    pub(crate) fn object<V: Into<Json>>(
         key: &'static str,
-        members: Vec<(&'static str, &'static str, Value)>,
+        members: Vec<(&'static str, &'static str, V)>,
     ) -> Option<Self> {
         let param = members
             .iter()
             .min_by_key(|(member, _, _)| *member)
             .map(|&(_, param, _)| param)?;
-        let mut object = Map::new();
+        let mut object = BTreeMap::new();
         let mut named = Vec::with_capacity(members.len());
         for (member, param, value) in members {
-            object.insert(member.to_owned(), value);
+            object.insert(member.to_owned(), value.into());
             named.push((member, param));
         }
         Some(Field {
             key,
             param,
-            value: Value::Object(object),
+            value: Json::Object(object),
             members: named,
         })
+    }
+}
+
+/// A value the parameters write: JSON the crate makes, the caller's own JSON kept as its
+/// exact text (a reply schema), or an object of such values, its members in key order (as a
+/// `serde_json::Map` orders them, so that an object of plain values is written as before).
+#[derive(Debug, Clone)]
+pub(crate) enum Json {
+    Value(Value),
+    Raw(Box<RawValue>),
+    Object(BTreeMap<String, Json>),
+}
+
+impl Json {
+    /// An object of these members.
+    pub(crate) fn object<const N: usize>(members: [(&str, Json); N]) -> Self {
+        Json::Object(
+            members
+                .into_iter()
+                .map(|(key, value)| (key.to_owned(), value))
+                .collect(),
+        )
+    }
+
+    /// The members, when it is an object; itself otherwise.
+    fn into_object(self) -> Result<BTreeMap<String, Json>, Json> {
+        match self {
+            Json::Object(members) => Ok(members),
+            Json::Value(Value::Object(members)) => Ok(members
+                .into_iter()
+                .map(|(key, value)| (key, Json::Value(value)))
+                .collect()),
+            Json::Value(_) | Json::Raw(_) => Err(self),
+        }
+    }
+}
+
+impl From<Value> for Json {
+    fn from(value: Value) -> Self {
+        Json::Value(value)
+    }
+}
+
+impl PartialEq for Json {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Json::Value(ours), Json::Value(theirs)) => ours == theirs,
+            (Json::Raw(ours), Json::Raw(theirs)) => ours.get() == theirs.get(),
+            (Json::Object(ours), Json::Object(theirs)) => ours == theirs,
+            _ => false,
+        }
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Value(value) => value.serialize(serializer),
+            Json::Raw(raw) => raw.serialize(serializer),
+            Json::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
               [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
-              [--streaming] [--request] [--region R]]
+              [--schema FILE] [--streaming] [--request] [--region R]]
               [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
@@ -51,6 +51,11 @@ request body, as JSON.
                           thinking, Gemini's thinkingConfig)
   --temperature X         the sampling temperature
   --stop TEXT             a sequence that ends the reply (repeatable)
+  --schema FILE           ask for the reply as JSON in this JSON schema (an object), named
+                          \"reply\": OpenAI Chat's response_format (an error for a
+                          compatible server that takes none), Responses' text.format,
+                          Anthropic's output_config.format, Gemini's responseJsonSchema,
+                          Bedrock's outputConfig.textFormat
   --streaming             the request asks for a streamed reply: \"stream\":true in the
                           OpenAI, Responses and Anthropic bodies (OpenAI Chat also asks
                           for the usage), the streaming path for Gemini and Bedrock
@@ -141,6 +146,8 @@ pub struct BodyOptions {
     pub temperature: Option<f64>,
     /// `--stop TEXT`, each.
     pub stop: Vec<String>,
+    /// `--schema FILE`: the reply's JSON schema.
+    pub schema: Option<Input>,
     /// `--region R`: the region the request goes to (Bedrock's host).
     pub region: Option<String>,
 }
@@ -218,6 +225,7 @@ struct Given {
     reasoning: Option<Reasoning>,
     temperature: Option<f64>,
     stop: Vec<String>,
+    schema: Option<Input>,
     region: Option<String>,
     input: Option<Input>,
 }
@@ -398,6 +406,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 given.headers.push((name.to_owned(), value.to_owned()));
             }
             "--tools" => set(&mut given.tools, input(os_value()?), "--tools")?,
+            "--schema" => set(&mut given.schema, input(os_value()?), "--schema")?,
             "--budget" => {
                 let parsed = positive("--budget", &value()?)?;
                 set(&mut given.budget, parsed, "--budget")?;
@@ -499,6 +508,7 @@ impl Given {
             self.input.as_ref(),
             self.live.as_ref(),
             self.tools.as_ref(),
+            self.schema.as_ref(),
             self.store_turn.as_ref(),
         ]
         .into_iter()
@@ -568,6 +578,7 @@ impl Given {
                     reasoning: self.reasoning,
                     temperature: self.temperature,
                     stop: self.stop,
+                    schema: self.schema,
                     region: self.region,
                 }))
             }
@@ -587,6 +598,7 @@ impl Given {
                     ("--reasoning", self.reasoning.is_some()),
                     ("--temperature", self.temperature.is_some()),
                     ("--stop", !self.stop.is_empty()),
+                    ("--schema", self.schema.is_some()),
                     ("--region", self.region.is_some()),
                 ];
                 if let Some((flag, _)) = body_only.iter().find(|(_, given)| *given) {

@@ -6,7 +6,7 @@
 //!     [--provider neutral|openai|openai-responses|anthropic|gemini|bedrock]
 //!     [--pretty] [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
 //!     [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice auto|none|required|tool:NAME]
-//!     [--round REPLY OUTPUTS]... [--streaming] [--request] [--region R]]
+//!     [--round REPLY OUTPUTS]... [--schema FILE] [--streaming] [--request] [--region R]]
 //!     [--estimate [--family NAME]]
 //!     [FILE|-]
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
@@ -164,6 +164,16 @@ fn read_tools(options: &Options) -> Result<Vec<Tool>, ToolsProblem> {
     serde_json::from_str(&text).map_err(|error| ToolsProblem::Usage(format!("--tools: {error}")))
 }
 
+/// The reply's JSON schema of `--schema FILE`, as its exact text: a JSON object.
+fn read_schema(input: &Input) -> Result<String, String> {
+    let text = read_input(input, "the schema")?;
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(_)) => Ok(text),
+        Ok(_) => Err("the schema: not a JSON object".to_owned()),
+        Err(error) => Err(format!("the schema: {error}")),
+    }
+}
+
 /// The rounds of `--round REPLY OUTPUTS`, in order: each reply read as the provider's, and its
 /// outputs.
 fn read_rounds(
@@ -298,6 +308,10 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
                             .map_err(|error| format!("the live turn: {error}"))?,
                         None => Vec::new(),
                     };
+                    let schema = match &options.schema {
+                        Some(input) => Some(read_schema(input)?),
+                        None => None,
+                    };
                     let rounds = read_rounds(*provider, &options.rounds)?;
                     let mut turn = Turn::new(&record)
                         .vision(*vision)
@@ -305,6 +319,9 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
                         .live(&live)
                         .tools(tools);
                     turn = with_params(turn, *provider, options)?;
+                    if let Some(schema) = &schema {
+                        turn = turn.reply_schema("reply", schema);
+                    }
                     if let Some(choice) = &options.tool_choice {
                         turn = turn.tool_choice(choice.clone());
                     }

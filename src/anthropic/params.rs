@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Params, Reasoning};
+use crate::params::{Field, Json, Params, Reasoning};
 use crate::provider::Provider;
 use crate::rules::{Pair, Param};
 
@@ -31,7 +31,12 @@ pub(crate) const PAIRS: [Pair; 2] = [
 ];
 
 /// The parameters as the Messages API's fields: `model`, `max_tokens`, `thinking` with its
-/// budget, `stream`, `temperature` and `stop_sequences`.
+/// budget, `stream`, `temperature`, `stop_sequences`, and the reply schema as
+/// `output_config.format` (the spec's `OutputConfig`, `JsonOutputFormat`: a `schema` and no
+/// name). Structured output is generally available: no beta header, and the beta's
+/// `output_format` has "moved to `output_config.format`"
+/// (<https://platform.claude.com/docs/en/build-with-claude/structured-outputs>; the move,
+/// <https://github.com/vercel/ai/pull/12319>, <https://github.com/prism-php/prism/pull/929>).
 pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
     let mut fields = Vec::new();
     fields.extend(
@@ -68,6 +73,19 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
             .stops()
             .map(|stops| Field::new("stop_sequences", "stop", stops)),
     );
+    if let Some(reply) = &params.reply_schema {
+        fields.extend(Field::object(
+            "output_config",
+            vec![(
+                "format",
+                "reply_schema",
+                Json::object([
+                    ("type", json!("json_schema").into()),
+                    ("schema", Json::Raw(reply.schema.clone())),
+                ]),
+            )],
+        ));
+    }
     Ok(fields)
 }
 

@@ -12,7 +12,12 @@ use crate::provider::Provider;
 /// `stopSequences`), then Claude's extended thinking through Converse as
 /// `additionalModelRequestFields.thinking`
 /// (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>),
-/// under Claude's own rules. The model and streaming are in the path (the request).
+/// under Claude's own rules; and the reply schema as `outputConfig.textFormat` (the service
+/// model's `OutputConfig`, `OutputFormat`, `OutputFormatStructure`, `JsonSchemaDefinition`,
+/// whose `schema` is a string: the schema's exact text;
+/// <https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html>; the string,
+/// <https://github.com/microsoft/agent-framework/issues/5966>). The model and streaming are
+/// in the path (the request).
 pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
     let mut config = Vec::new();
     if let Some(max) = params.max_output {
@@ -35,6 +40,19 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
                 "thinking",
                 "reasoning",
                 json!({"type": "enabled", "budget_tokens": reasoning.budget_tokens()}),
+            )],
+        ));
+    }
+    if let Some(reply) = &params.reply_schema {
+        fields.extend(Field::object(
+            "outputConfig",
+            vec![(
+                "textFormat",
+                "reply_schema",
+                json!({
+                    "type": "json_schema",
+                    "structure": {"jsonSchema": {"schema": reply.schema.get(), "name": reply.name}},
+                }),
             )],
         ));
     }

@@ -7,6 +7,7 @@
 mod assemble;
 mod build;
 pub(crate) mod fields;
+mod reply_schema;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -196,7 +197,8 @@ impl<'a> Turn<'a> {
     ///
     /// The neutral parameters ([`model`](Turn::model), [`max_output`](Turn::max_output),
     /// [`reasoning`](Turn::reasoning), [`stream`](Turn::stream),
-    /// [`temperature`](Turn::temperature), [`stop`](Turn::stop)) are written before the
+    /// [`temperature`](Turn::temperature), [`stop`](Turn::stop),
+    /// [`reply_schema`](Turn::reply_schema)) are written before the
     /// caller's own [`fields`](Turn::fields), each as the provider names it; a caller's field
     /// that says the same thing (under any provider's name for it) is an error that names
     /// both, and an object both write (Gemini's `generationConfig`, Bedrock's

@@ -113,6 +113,10 @@ impl BodyError {
                 Of::Caller(CallerPart::ParamConflict { param, field })
             }
             Kind::ParamNotTaken { param, .. } => Of::Caller(CallerPart::ParamNotTaken { param }),
+            Kind::ReplySchema { name, error } => Of::Caller(CallerPart::ReplySchema {
+                name,
+                part: if error.is_some() { "schema" } else { "name" },
+            }),
             Kind::ParamsTogether { first, second, .. } => Of::Caller(CallerPart::ParamsTogether {
                 first: first.0,
                 second: second.0,
@@ -313,6 +317,12 @@ pub(crate) enum Kind {
         param: &'static str,
         why: &'static str,
     },
+    /// A reply schema whose name breaks the rule (`error` is `None`), or that is not one
+    /// JSON object (`error` says why).
+    ReplySchema {
+        name: String,
+        error: Option<String>,
+    },
     /// Two of the crate's own counts that must match did not: a bug in the crate, never
     /// something the caller did.
     Miscount {
@@ -388,6 +398,19 @@ impl fmt::Display for Kind {
             } => write!(
                 f,
                 "{provider} takes {why}: the turn's {param} cannot be written"
+            ),
+            Kind::ReplySchema { name, error: None } => write!(
+                f,
+                "the reply schema's name {:?} must be 1 to 64 letters, digits, `_` or `-`",
+                cut(name)
+            ),
+            Kind::ReplySchema {
+                name,
+                error: Some(error),
+            } => write!(
+                f,
+                "the reply schema {:?} must be one JSON object: {error}",
+                cut(name)
             ),
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
@@ -694,5 +717,17 @@ fn server_tools(f: &mut fmt::Formatter<'_>, kind: &Kind) -> fmt::Result {
         ),
         // Never reached: the other kinds are written by `Kind`'s own `fmt`.
         _ => fmt::Display::fmt(kind, f),
+    }
+}
+
+/// A caller's name as an error shows it: its first 64 characters, and `…` when there were
+/// more, so that a long one does not swamp the message.
+fn cut(name: &str) -> String {
+    let mut chars = name.chars();
+    let shown: String = chars.by_ref().take(64).collect();
+    if chars.next().is_some() {
+        format!("{shown}…")
+    } else {
+        shown
     }
 }

@@ -208,17 +208,37 @@ pub enum CallerPart<'a> {
     /// A neutral parameter of the turn ([`Turn::model`](crate::Turn::model), ...) and a
     /// caller's field that says the same thing.
     ParamConflict {
-        /// The parameter: `model`, `max_output`, `reasoning`, `temperature`, `stop` or
-        /// `stream`.
+        /// The parameter: `model`, `max_output`, `reasoning`, `temperature`, `stop`,
+        /// `stream` or `reply_schema`.
         param: &'static str,
         /// The caller's field (`generationConfig.temperature` inside an object both write).
         field: &'a str,
     },
     /// A neutral parameter the provider cannot take as given (stop sequences for Responses,
-    /// a thinking budget not under Anthropic's `max_tokens`, ...).
+    /// a thinking budget not under Anthropic's `max_tokens`, a reply schema for a compatible
+    /// server that takes only `json_object`, ...).
     ParamNotTaken {
         /// The parameter.
         param: &'static str,
+    },
+    /// The reply schema ([`Turn::reply_schema`](crate::Turn::reply_schema)) is not one JSON
+    /// object, or its name is not 1 to 64 letters, digits, `_` or `-`.
+    ///
+    /// ```
+    /// use transcript_replay::{openai, errors::BodyErrorKind, errors::CallerPart, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).reply_schema("reply", "[1, 2]");
+    /// assert_eq!(
+    ///     openai::body(&turn).unwrap_err().kind(),
+    ///     BodyErrorKind::Caller(CallerPart::ReplySchema { name: "reply", part: "schema" }),
+    /// );
+    /// ```
+    ReplySchema {
+        /// The schema's name, as given.
+        name: &'a str,
+        /// What is wrong: `name` or `schema`.
+        part: &'static str,
     },
     /// Two parameters the provider rejects together, whether the turn sets each (its neutral
     /// parameter, or its tool choice) or a caller's field says it: thinking with a forced

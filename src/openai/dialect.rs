@@ -11,6 +11,8 @@ const NOT_MAX_COMPLETION_TOKENS: &[&str] = &["max_completion_tokens"];
 
 impl Dialect {
     /// OpenAI's own rules: what [`Provider::OpenAi`](crate::Provider::OpenAi) applies.
+    /// A reply schema as `response_format` `json_schema` (the spec's
+    /// `ResponseFormatJsonSchema`).
     ///
     /// ```
     /// use transcript_replay::Dialect;
@@ -33,6 +35,7 @@ impl Dialect {
         chat_path: "/v1/chat/completions",
         think_tags: false,
         think_tag: ThinkTag::Think,
+        json_schema: true,
         retryable_codes: &[],
     };
 
@@ -43,10 +46,16 @@ impl Dialect {
     /// successive messages of one role (<https://github.com/deepseek-ai/DeepSeek-R1/issues/21>,
     /// <https://github.com/Aider-AI/aider/issues/2960>); `reasoning_content` must go back in
     /// a tool loop (<https://api-docs.deepseek.com/guides/thinking_mode>).
+    /// Its `response_format` takes `text` and `json_object`, not `json_schema`
+    /// (<https://api-docs.deepseek.com/api/create-chat-completion>; "response_format.type
+    /// `json_schema` is unavailable now", <https://github.com/BerriAI/litellm/issues/7580>,
+    /// <https://github.com/UKGovernmentBEIS/inspect_ai/issues/4916>): a reply schema is an
+    /// error.
     ///
     /// ```
     /// use transcript_replay::Dialect;
     /// assert!(Dialect::DEEPSEEK.image_types.is_empty());
+    /// assert!(!Dialect::DEEPSEEK.json_schema);
     /// ```
     pub const DEEPSEEK: Dialect = Dialect {
         id: "deepseek",
@@ -59,6 +68,7 @@ impl Dialect {
         image_types: &[],
         file_types: &[],
         stream_usage: false,
+        json_schema: false,
         ..Dialect::OPENAI
     };
 
@@ -71,6 +81,8 @@ impl Dialect {
     /// marker. Its replies' tool calls come without `type`
     /// (<https://github.com/graniet/llm/issues/67>), and Magistral's content is an array of
     /// `thinking` and `text` chunks: both are read, as from every server.
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://docs.mistral.ai/capabilities/structured-output/custom_structured_output/>).
     ///
     /// ```
     /// use transcript_replay::Dialect;
@@ -102,6 +114,9 @@ impl Dialect {
     /// event (<https://github.com/anomalyco/opencode/issues/1018>), which a retry usually
     /// cures (<https://github.com/pydantic/pydantic-ai/pull/2774>,
     /// <https://github.com/langchain-ai/langchain/pull/30707>): retryable.
+    /// A reply schema as `response_format` `json_schema`, for the models that take it
+    /// (<https://console.groq.com/docs/structured-outputs>,
+    /// <https://github.com/langchain-ai/langchain/pull/32396>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::RoundReasoning};
@@ -121,6 +136,8 @@ impl Dialect {
 
     /// xAI. Images in JPEG or PNG only ("does not contain a valid JPG or PNG image",
     /// <https://github.com/cline/cline/issues/5278>).
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://docs.x.ai/docs/guides/structured-outputs>).
     ///
     /// ```
     /// use transcript_replay::Dialect;
@@ -145,6 +162,8 @@ impl Dialect {
     /// failed mid-way ends in a chunk with `finish_reason: "error"` (and an `error` beside
     /// it, <https://openrouter.ai/docs/api-reference/streaming>): a `StreamError`, as from
     /// every server.
+    /// A reply schema as `response_format` `json_schema`, for the models that
+    /// take it (<https://openrouter.ai/docs/structured-outputs>).
     ///
     /// ```
     /// use transcript_replay::Dialect;
@@ -170,6 +189,8 @@ impl Dialect {
     /// <https://ai.google.dev/gemini-api/docs/openai#thinking>), it writes them into
     /// `content`, before the answer (<https://github.com/BerriAI/litellm/issues/11188>), in
     /// `<thought>` tags: read as reasoning.
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://ai.google.dev/gemini-api/docs/openai#structured-output>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::ThinkTag};
@@ -194,6 +215,8 @@ impl Dialect {
 
     /// Together. R1-style models put `<think>…</think>` in `content`, read as reasoning;
     /// its output cap is `max_tokens` (<https://docs.together.ai/reference/chat-completions-1>).
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://docs.together.ai/docs/inference/chat/structured-outputs>).
     ///
     /// ```
     /// assert!(transcript_replay::Dialect::TOGETHER.think_tags);
@@ -212,6 +235,8 @@ impl Dialect {
 
     /// Fireworks. R1-style models put `<think>…</think>` in `content`, read as reasoning;
     /// its output cap is `max_tokens` (<https://docs.fireworks.ai/api-reference/post-chatcompletions>).
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://docs.fireworks.ai/structured-responses/structured-response-formatting>).
     ///
     /// ```
     /// assert!(transcript_replay::Dialect::FIREWORKS.think_tags);
@@ -230,6 +255,8 @@ impl Dialect {
 
     /// Cerebras. It refuses `reasoning_content` on assistant messages
     /// (<https://github.com/Kilo-Org/kilocode/issues/10375>), so the round leaves it out.
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://inference-docs.cerebras.ai/capabilities/structured-outputs>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::RoundReasoning};
@@ -251,6 +278,9 @@ impl Dialect {
     /// <https://github.com/edenai/edenai-apis/pull/144>: "system message need to be at the
     /// beginning"); its sources come as top-level `citations` and `search_results`, read as
     /// `source` blocks.
+    /// A reply schema as `response_format`
+    /// `json_schema`, its name 1 to 64 characters
+    /// (<https://docs.perplexity.ai/guides/structured-outputs>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::Roles};
@@ -276,6 +306,8 @@ impl Dialect {
     /// <https://github.com/openai/openai-python/issues/1724>: a deployment on one of those
     /// is a dialect with `output_limit: "max_tokens"`). Its `prompt_filter_results` chunks and
     /// `content_filter` stops are read as OpenAI's.
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://learn.microsoft.com/en-us/azure/ai-foundry/openai/how-to/structured-outputs>).
     ///
     /// ```
     /// assert_eq!(transcript_replay::Dialect::AZURE.output_limit, "max_completion_tokens");
@@ -297,6 +329,8 @@ impl Dialect {
     /// `<think>` themselves, so only `</think>` arrives
     /// (<https://github.com/vllm-project/vllm/issues/31045>,
     /// <https://github.com/vllm-project/vllm/issues/22507>).
+    /// A reply schema as `response_format` `json_schema`, by guided decoding
+    /// (<https://docs.vllm.ai/en/latest/features/structured_outputs.html>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::SystemText};
@@ -320,6 +354,11 @@ impl Dialect {
     /// (<https://github.com/ggml-org/llama.cpp/issues/27367>); llama-cpp-python ignores
     /// `max_completion_tokens` (<https://github.com/abetlen/llama-cpp-python/issues/1907>),
     /// so only `max_tokens` caps the reply.
+    /// llama-server takes a reply schema as `response_format` `json_schema`
+    /// (<https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md>,
+    /// <https://github.com/ggml-org/llama.cpp/issues/11847>); llama-cpp-python takes only
+    /// `json_object` with a `schema` (<https://github.com/abetlen/llama-cpp-python/pull/1677>),
+    /// a dialect `Dialect { json_schema: false, ..Dialect::LLAMA_CPP }`.
     ///
     /// ```
     /// assert_eq!(transcript_replay::Dialect::LLAMA_CPP.refused_fields, ["max_completion_tokens"]);
@@ -340,6 +379,9 @@ impl Dialect {
 
     /// Ollama. The templates' rules (<https://github.com/ollama/ollama/issues/17774>); it does
     /// not read `max_completion_tokens` (<https://github.com/ollama/ollama/issues/14464>).
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://docs.ollama.com/api/openai-compatibility>,
+    /// <https://github.com/ollama/ollama/issues/10001>).
     ///
     /// ```
     /// assert_eq!(transcript_replay::Dialect::OLLAMA.output_limit, "max_tokens");
@@ -361,6 +403,8 @@ impl Dialect {
     /// LM Studio. No report of a rule of its own was found; it runs models by the same chat
     /// templates as llama.cpp, so it gets the templates' rules, and `max_tokens`
     /// (<https://lmstudio.ai/docs/app/api/endpoints/openai>).
+    /// A reply schema as `response_format` `json_schema`
+    /// (<https://lmstudio.ai/docs/advanced/structured-output>).
     ///
     /// ```
     /// use transcript_replay::{Dialect, dialects::Roles};

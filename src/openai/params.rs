@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Params};
+use crate::params::{Field, Json, Params};
 use crate::provider::Provider;
 use crate::rules::{Pair, Param};
 
@@ -37,7 +37,8 @@ const STOPS: usize = 4;
 /// The parameters as Chat's fields: `model`, the dialect's output limit
 /// (`max_completion_tokens`, or `max_tokens` for the servers that take that), the
 /// `reasoning_effort`, `stream` with `stream_options.include_usage` for the servers known to
-/// take it, `temperature` and `stop`.
+/// take it, `temperature`, `stop`, and the reply schema as `response_format` for the servers
+/// that take `json_schema` (the spec's `ResponseFormatJsonSchema`; an error naming any other).
 pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
     let dialect = provider.dialect();
     let output_limit = dialect.map_or("max_completion_tokens", |dialect| dialect.output_limit);
@@ -87,5 +88,28 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
             .stops()
             .map(|stops| Field::new("stop", "stop", stops)),
     );
+    if let Some(reply) = &params.reply_schema {
+        if !dialect.map_or(true, |dialect| dialect.json_schema) {
+            return Err(Params::not_taken(
+                provider,
+                "reply_schema",
+                "no response_format json_schema, only json_object",
+            ));
+        }
+        fields.push(Field::new(
+            "response_format",
+            "reply_schema",
+            Json::object([
+                ("type", json!("json_schema").into()),
+                (
+                    "json_schema",
+                    Json::object([
+                        ("name", json!(reply.name).into()),
+                        ("schema", Json::Raw(reply.schema.clone())),
+                    ]),
+                ),
+            ]),
+        ));
+    }
     Ok(fields)
 }

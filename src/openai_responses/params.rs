@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Params};
+use crate::params::{Field, Json, Params};
 use crate::provider::Provider;
 use crate::rules::{Pair, Param};
 
@@ -27,7 +27,9 @@ pub(crate) const PAIRS: [Pair; 2] = [
 ];
 
 /// The parameters as Responses' fields: `model`, `max_output_tokens`, `reasoning.effort`,
-/// `stream` and `temperature`. The API takes no stop sequences: asking for them is an error.
+/// `stream`, `temperature`, and the reply schema as `text.format` (the spec's
+/// `ResponseTextParam`, `TextResponseFormatJsonSchema`: `name` and `schema` beside the `type`,
+/// not nested as in Chat). The API takes no stop sequences: asking for them is an error.
 ///
 /// Stateless rounds carry the reasoning back only when it is returned encrypted, which needs
 /// `include: ["reasoning.encrypted_content"]` and `store: false`
@@ -68,6 +70,20 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
     );
     if !params.stop.is_empty() {
         return Err(Params::not_taken(provider, "stop", "no stop sequences"));
+    }
+    if let Some(reply) = &params.reply_schema {
+        fields.extend(Field::object(
+            "text",
+            vec![(
+                "format",
+                "reply_schema",
+                Json::object([
+                    ("type", json!("json_schema").into()),
+                    ("name", json!(reply.name).into()),
+                    ("schema", Json::Raw(reply.schema.clone())),
+                ]),
+            )],
+        ));
     }
     Ok(fields)
 }
