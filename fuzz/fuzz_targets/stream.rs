@@ -66,7 +66,11 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         let status = u16::from(data.first().copied().unwrap_or(0)) + 300;
-        let error = provider.read_error(status, [] as [(&str, &str); 0], &String::from_utf8_lossy(bytes));
+        let error = provider.read_error(
+            status,
+            [] as [(&str, &str); 0],
+            &String::from_utf8_lossy(bytes),
+        );
         assert_eq!(error.retryable, error.kind.is_retryable());
         serde_json::to_string(&error).unwrap();
     }
