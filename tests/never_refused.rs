@@ -75,14 +75,16 @@ fn gemini_s_streamed_function_call_arguments_make_the_whole_reply_s_call() {
         .unwrap();
     assert_eq!(streamed.message.blocks, whole.message.blocks);
     assert_eq!(streamed.stop, whole.stop);
-    // The round sends the call back whole, with its signature.
+    // The round sends the call back whole, with its signature, as the whole reply carries it:
+    // its members where they came, its arguments' keys in the order they came.
     let native: Vec<&str> = streamed.native().collect();
     assert_eq!(
         native,
         [
-            r#"{"functionCall":{"args":{"days":[1],"location":"Boston","options":{"metric":true}},"name":"get_weather"},"thoughtSignature":"sig"}"#
+            r#"{"functionCall":{"name":"get_weather","args":{"location":"Boston","days":[1],"options":{"metric":true}}},"thoughtSignature":"sig"}"#
         ]
     );
+    assert_eq!(native, whole.native().collect::<Vec<_>>());
 }
 
 #[test]

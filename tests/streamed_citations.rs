@@ -16,7 +16,7 @@ const BLOCK: &str = r#"{"type":"content_block_location","cited_text":"Rust is fa
 const SEARCH: &str = r#"{"type":"search_result_location","cited_text":"Rust 1.0 shipped in 2015.","source":"https://blog.rust-lang.org/2015/05/15/Rust-1.0.html","title":"Announcing Rust 1.0","search_result_index":0,"start_block_index":0,"end_block_index":1}"#;
 
 const SEARCH_CALL: &str =
-    r#"{"id":"srvtoolu_1","input":{"query":"rust"},"name":"web_search","type":"server_tool_use"}"#;
+    r#"{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"rust"}}"#;
 const SEARCH_RESULT: &str = r#"{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://www.rust-lang.org/","title":"Rust","encrypted_content":"EqgfCioIARgB","page_age":null}]}"#;
 
 /// The cited texts: (the text's two pieces as the stream sends them, JSON strings with

@@ -6,6 +6,7 @@ use serde_json::value::RawValue;
 
 use super::error;
 use super::reply::{read_usage, STOP_REASONS};
+use crate::body::with_member;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Metadata, Reply};
@@ -452,16 +453,14 @@ impl Stream {
                 (Kind::Compaction, _) => continue,
                 (Kind::Other { start, .. }, _) => start.get().to_owned(),
                 (Kind::ServerResult(raw), _) => raw.get().to_owned(),
+                // Its start event's members where and as they came, the input in its place,
+                // without white space between its tokens.
                 (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
-                    let mut fields: serde_json::Map<String, serde_json::Value> =
-                        match serde_json::from_str(start.get()) {
-                            Ok(fields) => fields,
-                            Err(_) => continue,
-                        };
-                    let input = serde_json::from_str(native_input(&input))
-                        .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new()));
-                    fields.insert("input".to_owned(), input);
-                    serde_json::Value::Object(fields).to_string()
+                    let input = crate::wire::CompactJson(native_input(&input)).to_string();
+                    match with_member(start.get(), "input", &input, &[]) {
+                        Some(json) => json,
+                        None => continue,
+                    }
                 }
                 (Kind::ServerToolUse(_), _) => continue,
             };

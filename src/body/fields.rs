@@ -73,6 +73,43 @@ impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deseria
     }
 }
 
+/// A JSON object's text with its member `key` set to `value` (JSON text), where the member
+/// was or else last, and without the members named in `without`; every other member kept where
+/// and as it came. A provider's own content rebuilt from a stream keeps the order of its
+/// members, so that a round sends it as the whole reply carries it. `None` for text that is no
+/// JSON object.
+pub(crate) fn with_member(
+    object: &str,
+    key: &str,
+    value: &str,
+    without: &[&str],
+) -> Option<String> {
+    let Entries(members): Entries<String, &RawValue> = serde_json::from_str(object).ok()?;
+    let mut kept: Vec<(&str, &str)> = Vec::new();
+    let mut placed = false;
+    for (name, raw) in &members {
+        if without.contains(&name.as_str()) || (name == key && placed) {
+            continue;
+        }
+        placed |= name == key;
+        kept.push((name, if name == key { value } else { raw.get() }));
+    }
+    if !placed {
+        kept.push((key, value));
+    }
+    let mut out = String::from("{");
+    for (n, (name, value)) in kept.into_iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(name).ok()?);
+        out.push(':');
+        out.push_str(value);
+    }
+    out.push('}');
+    Some(out)
+}
+
 /// Writes the caller's fields as entries of the body's map, in their order.
 pub(crate) fn write_fields<M: SerializeMap>(
     map: &mut M,

@@ -27,7 +27,7 @@ use crate::tools::{Tool, ToolChoice};
 
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
 pub(crate) use self::build::{build, Report};
-pub(crate) use self::fields::{write_fields, Appended, Entries, Fields, Turns};
+pub(crate) use self::fields::{with_member, write_fields, Appended, Entries, Fields, Turns};
 pub(crate) use crate::errors::body::BodyError;
 pub(crate) use crate::rounds::Answer;
 

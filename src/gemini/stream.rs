@@ -10,6 +10,7 @@ use super::reply::{
     blocked, read_candidate, read_part, read_usage, Added, Beyond, Feedback, Part, Parts,
     FINISH_REASONS,
 };
+use crate::body::with_member;
 use crate::provider::Provider;
 use crate::record::{Role, StoredMessage};
 use crate::reply::{At, Counts, Reply};
@@ -133,32 +134,25 @@ struct TextPart<'a> {
 
 impl Stream {
     /// The kept first part of the call whose arguments stream, with its arguments as the
-    /// parts so far make them, and no `willContinue`.
+    /// parts so far make them, and no `willContinue`: every other member kept where and as it
+    /// came, and the arguments' keys in the order they came, so that the round in flight sends
+    /// the part the whole reply carries, byte for byte.
     fn rewrite_streamed(&mut self) {
         let Some(at) = self.streamed else {
             return;
         };
-        let input = self.parts.streamed_input().map(str::to_owned);
+        let args = self
+            .parts
+            .streamed_input()
+            .and_then(|input| RawValue::from_string(input.to_owned()).ok());
         let Some(Native::Raw(raw)) = self.native.get(at) else {
             return;
         };
-        let Ok(mut part) = serde_json::from_str::<serde_json::Value>(raw.get()) else {
+        let Some(rewritten) = with_args(raw.get(), args.as_deref()) else {
             return;
         };
-        let args = input
-            .and_then(|input| serde_json::from_str::<serde_json::Value>(&input).ok())
-            .unwrap_or_else(|| serde_json::json!({}));
-        if let Some(call) = part
-            .get_mut("functionCall")
-            .and_then(serde_json::Value::as_object_mut)
-        {
-            call.remove("willContinue");
-            call.insert("args".to_owned(), args);
-        }
-        if let Ok(rewritten) = RawValue::from_string(part.to_string()) {
-            if let Some(slot) = self.native.get_mut(at) {
-                *slot = Native::Raw(rewritten);
-            }
+        if let Some(slot) = self.native.get_mut(at) {
+            *slot = Native::Raw(rewritten);
         }
     }
 
@@ -391,4 +385,18 @@ impl Events for Stream {
     fn partial(&self) -> StoredMessage {
         StoredMessage::new(Role::Assistant, self.parts.blocks.clone())
     }
+}
+
+/// A part whose `functionCall` has these arguments (`{}` for none) and no `willContinue`,
+/// every other member where and as it came; `None` for a part with no `functionCall` object.
+fn with_args(part: &str, args: Option<&RawValue>) -> Option<Box<RawValue>> {
+    #[derive(Deserialize)]
+    struct Called<'a> {
+        #[serde(borrow, rename = "functionCall")]
+        function_call: &'a RawValue,
+    }
+    let called: Called<'_> = serde_json::from_str(part).ok()?;
+    let args = args.map_or("{}", RawValue::get);
+    let call = with_member(called.function_call.get(), "args", args, &["willContinue"])?;
+    RawValue::from_string(with_member(part, "functionCall", &call, &[])?).ok()
 }

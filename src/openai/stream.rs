@@ -378,6 +378,14 @@ impl Stream {
         if !calls.is_empty() {
             message.insert("tool_calls".to_owned(), Value::Array(calls));
         }
+        // The deprecated single call, as the whole message carries it: the round answers it
+        // with a `function` message, which must follow a message that has it.
+        if let Some(Block::ToolUse { name, input, .. }) = self.blocks.block_of(FUNCTION_CALL) {
+            let mut call = Map::new();
+            call.insert("name".to_owned(), Value::from(name.as_str()));
+            call.insert("arguments".to_owned(), Value::from(input.as_str()));
+            message.insert("function_call".to_owned(), Value::Object(call));
+        }
         serde_json::value::to_raw_value(&message)
             .map(|raw| vec![raw])
             .unwrap_or_default()
