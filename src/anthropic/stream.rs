@@ -11,7 +11,7 @@ use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Metadata, Reply};
 use crate::stop::StopReason;
-use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
@@ -142,7 +142,7 @@ impl Stream {
         index: usize,
         block: &RawValue,
         deltas: &mut Vec<Delta>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), Fault> {
         #[derive(Deserialize)]
         struct Start<'a> {
             #[serde(rename = "type")]
@@ -159,9 +159,9 @@ impl Stream {
             name: Option<String>,
         }
         let start: Start<'_> =
-            serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+            serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
         let missing = |field: &str| {
-            Failure::Content(format!(
+            Fault::Content(format!(
                 "content_block: missing field `{field}` in a {} block",
                 start.kind
             ))
@@ -201,7 +201,7 @@ impl Stream {
             // A server tool's result comes whole in its start event.
             result if result.ends_with("_tool_result") => {
                 let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
                 let tool_use_id = crate::reply::field(&value, &["tool_use_id"])
                     .as_str()
                     .unwrap_or_default()
@@ -228,7 +228,7 @@ impl Stream {
             // reader keeps it; its deltas complete it.
             "compaction" => {
                 let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
                 let empty = || Block::Compaction {
                     summary: None,
                     provider: Some(Provider::Anthropic.id().to_owned()),
@@ -241,14 +241,14 @@ impl Stream {
             // The request answered by another model: metadata, no block.
             "fallback" => {
                 let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
                 self.hops.push(super::reply::model_hop(&value));
                 Kind::Kept(block.to_owned())
             }
             // A file put in the container: named by its id, as the whole reply's reader does.
             "container_upload" => {
                 let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Failure::json(&error))?;
+                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
                 let file_id = crate::reply::field(&value, &["file_id"])
                     .as_str()
                     .unwrap_or_default();
@@ -275,7 +275,7 @@ impl Stream {
         index: usize,
         delta: &RawValue,
         deltas: &mut Vec<Delta>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), Fault> {
         #[derive(Deserialize)]
         struct Piece<'a> {
             #[serde(rename = "type")]
@@ -296,7 +296,7 @@ impl Stream {
             encrypted_content: Option<String>,
         }
         let piece: Piece<'_> =
-            serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+            serde_json::from_str(delta.get()).map_err(|error| Fault::json(&error))?;
         if let Some(Kind::Other { .. } | Kind::Kept(_)) = self.kind(index) {
             // Content the crate does not read: its marker is already its text.
             return Ok(());
@@ -349,7 +349,7 @@ impl Stream {
                         citations.push(raw.to_owned());
                     }
                     let citation: serde_json::Value =
-                        serde_json::from_str(raw.get()).map_err(|error| Failure::json(&error))?;
+                        serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
                     match self.citations.iter_mut().find(|(known, _)| *known == index) {
                         Some((_, citations)) => citations.push(citation),
                         None => self.citations.push((index, vec![citation])),
@@ -476,11 +476,11 @@ impl Stream {
 /// A text event's `text`: the text, and the JSON string's contents as sent (between its
 /// quotes, escapes kept), which the pieces of one block join into one JSON string as the
 /// whole reply writes it; none is an empty text.
-fn text_of(raw: Option<&RawValue>) -> Result<(String, &str), Failure> {
+fn text_of(raw: Option<&RawValue>) -> Result<(String, &str), Fault> {
     let Some(raw) = raw.filter(|raw| raw.get() != "null") else {
         return Ok((String::new(), ""));
     };
-    let text: String = serde_json::from_str(raw.get()).map_err(|error| Failure::json(&error))?;
+    let text: String = serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
     // A JSON string's text, as sent, is what its quotes enclose.
     let escaped = raw
         .get()
@@ -491,7 +491,7 @@ fn text_of(raw: Option<&RawValue>) -> Result<(String, &str), Failure> {
 }
 
 impl Events for Stream {
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         #[derive(Deserialize)]
         struct Event<'a> {
             #[serde(rename = "type")]
@@ -528,13 +528,13 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
-        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
-        let usage = |raw: Option<&RawValue>| -> Result<Counts, Failure> {
+        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
+        let usage = |raw: Option<&RawValue>| -> Result<Counts, Fault> {
             match raw.filter(|raw| raw.get() != "null") {
                 Some(raw) => {
-                    let at = At::body(Provider::Anthropic, raw.get())
-                        .map_err(|e| Failure::content(&e))?;
-                    read_usage(&at).map_err(|error| Failure::content(&error))
+                    let at =
+                        At::body(Provider::Anthropic, raw.get()).map_err(|e| Fault::content(&e))?;
+                    read_usage(&at).map_err(|error| Fault::content(&error))
                 }
                 None => Ok(Counts::default()),
             }
@@ -543,8 +543,8 @@ impl Events for Stream {
         match event.kind {
             "message_start" => {
                 if let Some(message) = event.message {
-                    let start: MessageStart<'_> = serde_json::from_str(message.get())
-                        .map_err(|error| Failure::json(&error))?;
+                    let start: MessageStart<'_> =
+                        serde_json::from_str(message.get()).map_err(|error| Fault::json(&error))?;
                     self.counts.update(usage(start.usage)?);
                     self.metadata(start.container, start.stop_details);
                 }
@@ -562,7 +562,7 @@ impl Events for Stream {
             "message_delta" => {
                 if let Some(delta) = event.delta {
                     let delta: MessageDelta =
-                        serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+                        serde_json::from_str(delta.get()).map_err(|error| Fault::json(&error))?;
                     if delta.stop_reason.is_some() {
                         self.stop = delta.stop_reason;
                     }
@@ -588,16 +588,16 @@ impl Events for Stream {
                 }
             }
             "message_stop" => self.stopped = true,
-            "error" => return Err(Failure::provider(error::read(None, data))),
+            "error" => return Err(Fault::provider(error::read(None, data))),
             // `ping`, and event types added later.
             _ => {}
         }
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<Reply, Failure> {
+    fn finish(&mut self) -> Result<Reply, Fault> {
         if !self.stopped {
-            return Err(Failure::Cut("message_stop"));
+            return Err(Fault::Cut("message_stop"));
         }
         let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
         let native = self.native();

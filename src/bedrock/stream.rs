@@ -14,7 +14,7 @@ use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
-use crate::stream::{native_input, Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Converse reply (`POST /model/{modelId}/converse-stream`):
 /// AWS event-stream frames (`application/vnd.amazon.eventstream`), both CRCs checked, fed the
@@ -151,7 +151,7 @@ impl Stream {
         index: usize,
         delta: &RawValue,
         deltas: &mut Vec<Delta>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), Fault> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Piece<'a> {
@@ -184,7 +184,7 @@ impl Stream {
             redacted_content: Option<String>,
         }
         let piece: Piece<'_> =
-            serde_json::from_str(delta.get()).map_err(|error| Failure::json(&error))?;
+            serde_json::from_str(delta.get()).map_err(|error| Fault::json(&error))?;
         if let Some(text) = piece.text {
             self.kind(index, || Kind::Text);
             self.blocks.text(index, &text, deltas);
@@ -251,7 +251,7 @@ impl Stream {
 
     /// Content items of the provider-executed tool's result at `index`: kept as they came, and
     /// its output made again from all of them, as the whole reply's `toolResult` gives it.
-    fn result_items(&mut self, index: usize, items: &[&RawValue]) -> Result<(), Failure> {
+    fn result_items(&mut self, index: usize, items: &[&RawValue]) -> Result<(), Fault> {
         let Some(Kind::ToolResult {
             items: known,
             rendered,
@@ -263,7 +263,7 @@ impl Stream {
         };
         for &item in items {
             let members: BTreeMap<String, &RawValue> =
-                serde_json::from_str(item.get()).map_err(|error| Failure::json(&error))?;
+                serde_json::from_str(item.get()).map_err(|error| Fault::json(&error))?;
             rendered.extend(
                 members
                     .iter()
@@ -407,7 +407,7 @@ fn with_field(start: &RawValue, name: &str, value: Value) -> Option<String> {
 }
 
 impl Events for Stream {
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Event<'a> {
@@ -454,10 +454,10 @@ impl Events for Stream {
         let (name, data) = match frame {
             Frame::Event { name, data } => (name, data),
             Frame::Exception { name, data } => {
-                return Err(Failure::provider(read_exception(name, data)))
+                return Err(Fault::provider(read_exception(name, data)))
             }
             Frame::Error { code, message } => {
-                return Err(Failure::provider(ProviderError::new(
+                return Err(Fault::provider(ProviderError::new(
                     Provider::Bedrock,
                     None,
                     ErrorKind::Other,
@@ -467,16 +467,16 @@ impl Events for Stream {
             }
             Frame::Line(_) => return Ok(()),
         };
-        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         let index = event.content_block_index.unwrap_or_default();
         match name {
             "contentBlockStart" => {
                 if let Some(start) = event.start {
                     let start: Start<'_> =
-                        serde_json::from_str(start.get()).map_err(|error| Failure::json(&error))?;
+                        serde_json::from_str(start.get()).map_err(|error| Fault::json(&error))?;
                     if let Some(raw) = start.tool_use {
-                        let tool: ToolStart = serde_json::from_str(raw.get())
-                            .map_err(|error| Failure::json(&error))?;
+                        let tool: ToolStart =
+                            serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
                         self.blocks
                             .call(index, &tool.tool_use_id, &tool.name, true, deltas);
                         if tool.kind.as_deref() == Some(SERVER_TOOL_USE) {
@@ -506,8 +506,8 @@ impl Events for Stream {
                         ));
                     }
                     if let Some(raw) = start.tool_result {
-                        let result: ResultStart = serde_json::from_str(raw.get())
-                            .map_err(|error| Failure::json(&error))?;
+                        let result: ResultStart =
+                            serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
                         let tool_name = result_name(
                             &self.server_calls,
                             &result.tool_use_id,
@@ -549,9 +549,9 @@ impl Events for Stream {
                 }
                 if let Some(usage) = event.usage.filter(|usage| usage.get() != "null") {
                     let at = At::body(Provider::Bedrock, usage.get())
-                        .map_err(|error| Failure::content(&error))?;
+                        .map_err(|error| Fault::content(&error))?;
                     self.counts
-                        .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
+                        .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
                 }
             }
             "contentBlockStop" => self.place_sources(index),
@@ -561,9 +561,9 @@ impl Events for Stream {
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<Reply, Failure> {
+    fn finish(&mut self) -> Result<Reply, Fault> {
         if !self.stopped {
-            return Err(Failure::Cut("messageStop"));
+            return Err(Fault::Cut("messageStop"));
         }
         // A cited block whose stop never came still has its sources, after it.
         let cited: Vec<usize> = self.kinds.iter().map(|(index, _)| *index).collect();

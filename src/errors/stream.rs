@@ -10,7 +10,7 @@ use crate::record::StoredMessage;
 
 /// Why a stream failed, as a provider's reader or a framing says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Failure {
+pub(crate) enum Fault {
     /// The provider sent an error.
     Provider(Box<ProviderError>),
     /// An event's data is not the JSON the provider sends.
@@ -28,15 +28,15 @@ pub(crate) enum Failure {
     Frame(String),
 }
 
-impl Failure {
+impl Fault {
     /// The provider sent an error.
     pub(crate) fn provider(error: ProviderError) -> Self {
-        Failure::Provider(Box::new(error))
+        Fault::Provider(Box::new(error))
     }
 
     /// The failure of a reply's content, read in place in an event's data.
     pub(crate) fn content(error: &ReplyError) -> Self {
-        Failure::Content(match error.path() {
+        Fault::Content(match error.path() {
             "the body" => error.what().to_owned(),
             path => format!("{path}: {}", error.what()),
         })
@@ -44,7 +44,7 @@ impl Failure {
 
     /// The failure of data that is not the JSON an event carries.
     pub(crate) fn json(error: &serde_json::Error) -> Self {
-        Failure::Json(crate::errors::record::json_what(error))
+        Fault::Json(crate::errors::record::json_what(error))
     }
 }
 
@@ -113,7 +113,7 @@ pub(crate) struct Failed {
     pub(crate) provider: Provider,
     pub(crate) event: Option<usize>,
     pub(crate) offset: usize,
-    pub(crate) failure: Failure,
+    pub(crate) failure: Fault,
     pub(crate) started: bool,
     pub(crate) partial: StoredMessage,
 }
@@ -127,11 +127,11 @@ impl StreamError {
     /// ```
     pub fn kind(&self) -> StreamErrorKind {
         match self.0.failure {
-            Failure::Provider(_) => StreamErrorKind::ProviderError,
-            Failure::Json(_) => StreamErrorKind::Json,
-            Failure::Content(_) => StreamErrorKind::Content,
-            Failure::Cut(_) | Failure::CutInEvent(_) => StreamErrorKind::Cut,
-            Failure::Frame(_) => StreamErrorKind::Frame,
+            Fault::Provider(_) => StreamErrorKind::ProviderError,
+            Fault::Json(_) => StreamErrorKind::Json,
+            Fault::Content(_) => StreamErrorKind::Content,
+            Fault::Cut(_) | Fault::CutInEvent(_) => StreamErrorKind::Cut,
+            Fault::Frame(_) => StreamErrorKind::Frame,
         }
     }
 
@@ -166,9 +166,9 @@ impl StreamError {
     /// ```
     pub fn is_retryable(&self) -> bool {
         match &self.0.failure {
-            Failure::Provider(error) => error.retryable,
-            Failure::Cut(_) | Failure::CutInEvent(_) => true,
-            Failure::Json(_) | Failure::Content(_) | Failure::Frame(_) => false,
+            Fault::Provider(error) => error.retryable,
+            Fault::Cut(_) | Fault::CutInEvent(_) => true,
+            Fault::Json(_) | Fault::Content(_) | Fault::Frame(_) => false,
         }
     }
 
@@ -201,12 +201,12 @@ impl StreamError {
     /// ```
     pub fn provider_error(&self) -> Option<&ProviderError> {
         match &self.0.failure {
-            Failure::Provider(error) => Some(error),
-            Failure::Json(_)
-            | Failure::Content(_)
-            | Failure::Cut(_)
-            | Failure::CutInEvent(_)
-            | Failure::Frame(_) => None,
+            Fault::Provider(error) => Some(error),
+            Fault::Json(_)
+            | Fault::Content(_)
+            | Fault::Cut(_)
+            | Fault::CutInEvent(_)
+            | Fault::Frame(_) => None,
         }
     }
 
@@ -262,17 +262,17 @@ impl fmt::Display for StreamError {
             None => write!(f, "byte {}: ", failed.offset)?,
         }
         match &self.0.failure {
-            Failure::Provider(error) => write!(f, "the provider sent an error: {error}"),
-            Failure::Json(what) => write!(
+            Fault::Provider(error) => write!(f, "the provider sent an error: {error}"),
+            Fault::Json(what) => write!(
                 f,
                 "the event is not the JSON {} sends: {what}",
                 failed.provider
             ),
-            Failure::Content(what) | Failure::Frame(what) => f.write_str(what),
-            Failure::Cut(terminal) => {
+            Fault::Content(what) | Fault::Frame(what) => f.write_str(what),
+            Fault::Cut(terminal) => {
                 write!(f, "the stream ended before its terminal event, {terminal}")
             }
-            Failure::CutInEvent(what) => f.write_str(what),
+            Fault::CutInEvent(what) => f.write_str(what),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::provider::Provider;
 use crate::record::{Role, StoredMessage};
 use crate::reply::{At, Counts, Reply};
 use crate::stop::StopReason;
-use crate::stream::{Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed generateContent reply (`streamGenerateContent?alt=sse`):
 /// server-sent events, each a whole `GenerateContentResponse`, fed the response body's bytes
@@ -188,19 +188,14 @@ impl Stream {
     }
 
     /// The part a raw part is, read fast when it is text, else by the reply's reader.
-    fn part(
-        &mut self,
-        raw: &RawValue,
-        at: &At<'_>,
-        deltas: &mut Vec<Delta>,
-    ) -> Result<(), Failure> {
+    fn part(&mut self, raw: &RawValue, at: &At<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         let text: Option<TextPart<'_>> = serde_json::from_str(raw.get()).ok();
         let part = match &text {
             Some(text) => Part::Text {
                 text: text.text.clone().into_owned(),
                 thought: text.thought.unwrap_or(false),
             },
-            None => read_part(at).map_err(|error| Failure::content(&error))?,
+            None => read_part(at).map_err(|error| Fault::content(&error))?,
         };
         // A call whose arguments stream goes back whole: its first part with the arguments
         // so far, and the parts that carry them not at all (a `functionCall` with no `name`
@@ -247,7 +242,7 @@ impl Stream {
     }
 
     /// The response chunk of one event.
-    fn chunk(&mut self, data: &str, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn chunk(&mut self, data: &str, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         let chunk: Chunk<'_> = match serde_json::from_str(data) {
             Ok(chunk) => chunk,
             // Read again in place, to say where the chunk is not what Gemini sends.
@@ -255,12 +250,12 @@ impl Stream {
                 return Err(self
                     .detailed(data)
                     .err()
-                    .unwrap_or_else(|| Failure::json(&error)))
+                    .unwrap_or_else(|| Fault::json(&error)))
             }
         };
         if chunk.error.is_some() {
             if let Some(error) = error::read(None, data) {
-                return Err(Failure::provider(error));
+                return Err(Fault::provider(error));
             }
         }
         // Paths for errors, made only when a part needs the reply's reader.
@@ -293,38 +288,38 @@ impl Stream {
             None => {
                 let why = blocked(chunk.prompt_feedback);
                 if !why.is_empty() {
-                    return Err(Failure::Content(format!("the reply has no candidate{why}")));
+                    return Err(Fault::Content(format!("the reply has no candidate{why}")));
                 }
             }
         }
         if let Some(usage) = chunk.usage_metadata.filter(|usage| usage.get() != "null") {
             let at = body.child(usage, "usageMetadata");
             self.counts
-                .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
+                .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
         }
         Ok(())
     }
 
     /// Why a chunk cannot be read, said by the reply's own reader.
-    fn detailed(&self, data: &str) -> Result<(), Failure> {
-        let at = At::body(Provider::Gemini, data).map_err(|error| Failure::content(&error))?;
+    fn detailed(&self, data: &str) -> Result<(), Fault> {
+        let at = At::body(Provider::Gemini, data).map_err(|error| Fault::content(&error))?;
         let candidates: Vec<&RawValue> =
             match at.read::<Option<std::collections::BTreeMap<String, &RawValue>>>() {
                 Ok(Some(fields)) => match fields.get("candidates") {
                     Some(&raw) => at
                         .child(raw, "candidates")
                         .read()
-                        .map_err(|error| Failure::content(&error))?,
+                        .map_err(|error| Fault::content(&error))?,
                     None => Vec::new(),
                 },
                 Ok(None) => Vec::new(),
-                Err(error) => return Err(Failure::content(&error)),
+                Err(error) => return Err(Fault::content(&error)),
             };
         if let Some(&first) = candidates.first() {
             let candidate = read_candidate(&at.child(first, "candidates[0]"))
-                .map_err(|error| Failure::content(&error))?;
+                .map_err(|error| Fault::content(&error))?;
             for part_at in candidate.parts.iter().flatten() {
-                read_part(part_at).map_err(|error| Failure::content(&error))?;
+                read_part(part_at).map_err(|error| Fault::content(&error))?;
             }
         }
         Ok(())
@@ -332,7 +327,7 @@ impl Stream {
 }
 
 impl Events for Stream {
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         match frame {
             Frame::Event { data, .. } => self.chunk(data, deltas),
             Frame::Line(line) => {
@@ -344,7 +339,7 @@ impl Events for Stream {
                 // An object or array can only be whole at its closing bracket.
                 let closes = matches!(line.trim_end().as_bytes().last(), Some(b'}' | b']'));
                 match closes.then(|| error::read(None, &self.loose)).flatten() {
-                    Some(error) => Err(Failure::provider(error)),
+                    Some(error) => Err(Fault::provider(error)),
                     None => Ok(()),
                 }
             }
@@ -352,9 +347,9 @@ impl Events for Stream {
         }
     }
 
-    fn finish(&mut self) -> Result<Reply, Failure> {
+    fn finish(&mut self) -> Result<Reply, Fault> {
         if self.finish.is_none() {
-            return Err(Failure::Cut("a chunk with a finishReason"));
+            return Err(Fault::Cut("a chunk with a finishReason"));
         }
         let stop = StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS);
         let native = self

@@ -12,7 +12,7 @@ use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{self, At, Counts, Reply};
 use crate::stop::StopReason;
-use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Chat Completions reply (`"stream": true`): server-sent
 /// events, each a `chat.completion.chunk`, fed the response body's bytes as they arrive.
@@ -711,7 +711,7 @@ impl Stream {
 }
 
 impl Events for Stream {
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
@@ -720,9 +720,9 @@ impl Events for Stream {
             self.end_content(deltas);
             return Ok(());
         }
-        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         if chunk.error.is_some_and(|error| error.get() != "null") {
-            return Err(Failure::provider(error::read(self.provider.0, None, data)));
+            return Err(Fault::provider(error::read(self.provider.0, None, data)));
         }
         if let Some(citations) = chunk.citations {
             self.citations = citations;
@@ -740,7 +740,7 @@ impl Events for Stream {
             }
             if choice.finish_reason.as_deref() == Some("error") {
                 let error = error::finished_in_error(self.provider.0, choice.error.as_ref());
-                return Err(Failure::provider(error));
+                return Err(Fault::provider(error));
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;
@@ -752,16 +752,16 @@ impl Events for Stream {
             if usage.get() == "null" {
                 continue;
             }
-            let at = At::body(self.provider.0, usage.get()).map_err(|e| Failure::content(&e))?;
+            let at = At::body(self.provider.0, usage.get()).map_err(|e| Fault::content(&e))?;
             self.counts
-                .update(read_usage(&at).map_err(|error| Failure::content(&error))?);
+                .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
         }
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<Reply, Failure> {
+    fn finish(&mut self) -> Result<Reply, Fault> {
         if !self.done {
-            return Err(Failure::Cut("data: [DONE]"));
+            return Err(Fault::Cut("data: [DONE]"));
         }
         let stop = if self.refused {
             StopReason::Refusal

@@ -10,7 +10,7 @@ use crate::provider::Provider;
 use crate::record::StoredMessage;
 use crate::reply::{At, Reply};
 use crate::stop::StopReason;
-use crate::stream::{Blocks, Delta, Events, Failure, Frame, StreamReader};
+use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Responses reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
@@ -71,7 +71,7 @@ struct Stream {
 }
 
 impl Events for Stream {
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure> {
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
         #[derive(Deserialize)]
         struct Event<'a> {
             #[serde(rename = "type")]
@@ -115,7 +115,7 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
-        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+        let event: Event<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         let output_index = event.output_index.unwrap_or_default();
         let piece = event
             .delta
@@ -125,7 +125,7 @@ impl Events for Stream {
             "response.output_item.added" => {
                 if let Some(item) = event.item {
                     let item: Item<'_> =
-                        serde_json::from_str(item.get()).map_err(|error| Failure::json(&error))?;
+                        serde_json::from_str(item.get()).map_err(|error| Fault::json(&error))?;
                     if matches!(item.kind, "function_call" | "custom_tool_call") {
                         self.blocks.call(
                             key(output_index, 0),
@@ -170,10 +170,10 @@ impl Events for Stream {
                 let error = match event.response {
                     Some(response) => {
                         let failed: Failed<'_> = serde_json::from_str(response.get())
-                            .map_err(|error| Failure::json(&error))?;
+                            .map_err(|error| Fault::json(&error))?;
                         match failed.error.filter(|error| error.get() != "null") {
                             Some(error) => serde_json::from_str::<ErrorObject>(error.get())
-                                .map_err(|error| Failure::json(&error))?,
+                                .map_err(|error| Fault::json(&error))?,
                             None => ErrorObject {
                                 code: None,
                                 message: None,
@@ -185,7 +185,7 @@ impl Events for Stream {
                         message: None,
                     },
                 };
-                return Err(Failure::provider(openai::error_from_parts(
+                return Err(Fault::provider(openai::error_from_parts(
                     Provider::OpenAiResponses,
                     None,
                     error.code,
@@ -195,8 +195,8 @@ impl Events for Stream {
             }
             "error" => {
                 let error: ErrorObject =
-                    serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
-                return Err(Failure::provider(openai::error_from_parts(
+                    serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
+                return Err(Fault::provider(openai::error_from_parts(
                     Provider::OpenAiResponses,
                     None,
                     error.code,
@@ -209,33 +209,33 @@ impl Events for Stream {
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<Reply, Failure> {
+    fn finish(&mut self) -> Result<Reply, Fault> {
         #[derive(Deserialize)]
         struct Terminal<'a> {
             #[serde(borrow)]
             response: &'a RawValue,
         }
         let Some(data) = &self.terminal else {
-            return Err(Failure::Cut("response.completed"));
+            return Err(Fault::Cut("response.completed"));
         };
         let terminal: Terminal<'_> =
-            serde_json::from_str(data).map_err(|error| Failure::json(&error))?;
+            serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         let at = At::body(Provider::OpenAiResponses, terminal.response.get())
-            .map_err(|error| Failure::content(&error))?;
-        let response = read_response(&at).map_err(|error| Failure::content(&error))?;
+            .map_err(|error| Fault::content(&error))?;
+        let response = read_response(&at).map_err(|error| Fault::content(&error))?;
         let mut items = Items::default();
         if self.done.is_empty() {
             for item_at in &response.output {
                 items
                     .read(item_at)
-                    .map_err(|error| Failure::content(&error))?;
+                    .map_err(|error| Fault::content(&error))?;
             }
         } else {
             self.done.sort_by_key(|(index, _)| *index);
             for (_, item) in &self.done {
                 let at = At::body(Provider::OpenAiResponses, item.get())
-                    .map_err(|error| Failure::content(&error))?;
-                items.read(&at).map_err(|error| Failure::content(&error))?;
+                    .map_err(|error| Fault::content(&error))?;
+                items.read(&at).map_err(|error| Fault::content(&error))?;
             }
         }
         let stop = match response.stop {

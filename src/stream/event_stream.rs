@@ -10,7 +10,7 @@
 //! `event` (named by `:event-type`), an `exception` (named by `:exception-type`) or an
 //! `error` (`:error-code`, `:error-message`).
 
-use super::{Failure, Frame};
+use super::{Fault, Frame};
 
 /// The bytes of a prelude (two lengths and their CRC) and of the message CRC.
 const PRELUDE: usize = 12;
@@ -35,8 +35,8 @@ impl EventStream {
     pub(crate) fn feed(
         &mut self,
         mut chunk: &[u8],
-        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-    ) -> Result<(), (Failure, usize)> {
+        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+    ) -> Result<(), (Fault, usize)> {
         // Whole frames straight from the chunk while nothing waits in the buffer.
         if self.buffer.len() == self.start {
             self.buffer.clear();
@@ -75,11 +75,11 @@ impl EventStream {
     }
 
     /// Says whether the bytes ended inside a frame.
-    pub(crate) fn finish(&mut self) -> Result<(), (Failure, usize)> {
+    pub(crate) fn finish(&mut self) -> Result<(), (Fault, usize)> {
         match self.buffer.len() - self.start {
             0 => Ok(()),
             left => Err((
-                Failure::CutInEvent(format!(
+                Fault::CutInEvent(format!(
                     "the stream ends inside a frame, {left} bytes into it"
                 )),
                 self.offset,
@@ -95,7 +95,7 @@ impl EventStream {
 
 /// The length of the frame at the start of `bytes`, once its prelude is there and checked;
 /// `None` until then.
-fn frame_length(bytes: &[u8]) -> Result<Option<usize>, Failure> {
+fn frame_length(bytes: &[u8]) -> Result<Option<usize>, Fault> {
     let (Some(total), Some(headers), Some(crc), Some(prelude)) = (
         be_u32(bytes, 0),
         be_u32(bytes, 4),
@@ -105,14 +105,14 @@ fn frame_length(bytes: &[u8]) -> Result<Option<usize>, Failure> {
         return Ok(None);
     };
     if crc32(prelude) != crc {
-        return Err(Failure::Frame(format!(
+        return Err(Fault::Frame(format!(
             "the prelude's CRC is {crc:#010x}, and its bytes give {:#010x}",
             crc32(prelude)
         )));
     }
     let (total, headers) = (total as usize, headers as usize);
     if total < PRELUDE + MESSAGE_CRC + headers || total > MAX_FRAME {
-        return Err(Failure::Frame(format!(
+        return Err(Fault::Frame(format!(
             "a frame of {total} bytes with {headers} bytes of headers is no frame the encoding allows"
         )));
     }
@@ -123,9 +123,9 @@ fn frame_length(bytes: &[u8]) -> Result<Option<usize>, Failure> {
 fn read_frame(
     frame: &[u8],
     offset: usize,
-    sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-) -> Result<(), (Failure, usize)> {
-    let fail = |what: String| (Failure::Frame(what), offset);
+    sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+) -> Result<(), (Fault, usize)> {
+    let fail = |what: String| (Fault::Frame(what), offset);
     let body_end = frame.len() - MESSAGE_CRC;
     let crc = be_u32(frame, body_end).unwrap_or_default();
     let body = frame.get(..body_end).unwrap_or_default();

@@ -28,7 +28,7 @@ mod sse;
 use std::fmt;
 
 use crate::errors::stream::Failed;
-pub(crate) use crate::errors::stream::Failure;
+pub(crate) use crate::errors::stream::Fault;
 pub(crate) use crate::errors::stream::StreamError;
 use crate::provider::Provider;
 use crate::record::StoredMessage;
@@ -112,11 +112,11 @@ pub(crate) enum Frame<'a> {
 /// What a provider's reader does with its stream's frames.
 pub(crate) trait Events: Send + Sync + fmt::Debug {
     /// Reads one frame, adding the deltas it carries.
-    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Failure>;
+    fn event(&mut self, frame: Frame<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault>;
 
     /// The reply, once the bytes have ended: an error when they ended before the provider's
     /// terminal event.
-    fn finish(&mut self) -> Result<Reply, Failure>;
+    fn finish(&mut self) -> Result<Reply, Fault>;
 
     /// The message so far, for display after a failure.
     fn partial(&self) -> StoredMessage;
@@ -339,8 +339,8 @@ impl StreamReader {
         &mut self,
         run: impl FnOnce(
             &mut Framing,
-            &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-        ) -> Result<(), (Failure, usize)>,
+            &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+        ) -> Result<(), (Fault, usize)>,
     ) -> Result<Vec<Delta>, StreamError> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
@@ -375,7 +375,7 @@ impl StreamReader {
         }
     }
 
-    fn error(&self, failure: Failure, event: Option<usize>, offset: usize) -> StreamError {
+    fn error(&self, failure: Fault, event: Option<usize>, offset: usize) -> StreamError {
         StreamError(Box::new(Failed {
             provider: self.provider,
             event,

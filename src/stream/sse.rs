@@ -10,7 +10,7 @@
 //! event loses nothing), and a line that is no field the format knows is handed on as it is
 //! (Gemini sends a JSON error object outside `data:` mid-stream).
 
-use super::{Failure, Frame};
+use super::{Fault, Frame};
 
 /// The byte-order mark a stream may begin with.
 const BOM: &str = "\u{feff}";
@@ -40,8 +40,8 @@ impl Sse {
     pub(crate) fn feed(
         &mut self,
         chunk: &[u8],
-        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-    ) -> Result<(), (Failure, usize)> {
+        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+    ) -> Result<(), (Fault, usize)> {
         let mut rest = chunk;
         if self.after_cr {
             if let Some((b'\n', after)) = rest.split_first() {
@@ -85,8 +85,8 @@ impl Sse {
     /// event without its blank line.
     pub(crate) fn finish(
         &mut self,
-        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-    ) -> Result<(), (Failure, usize)> {
+        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+    ) -> Result<(), (Fault, usize)> {
         // A last event the bytes did not end (no blank line after it) is read all the same,
         // for servers that leave the blank line out; when it cannot be read, the connection
         // dropped inside it: a cut, not a bad event.
@@ -99,9 +99,9 @@ impl Sse {
             self.dispatch(sink)
         })();
         match read {
-            Err((Failure::Json(_) | Failure::Content(_), offset)) if unterminated => {
+            Err((Fault::Json(_) | Fault::Content(_), offset)) if unterminated => {
                 let what = "the stream ended inside an event".to_owned();
-                Err((Failure::CutInEvent(what), offset))
+                Err((Fault::CutInEvent(what), offset))
             }
             read => read,
         }
@@ -116,11 +116,11 @@ impl Sse {
         &mut self,
         line: &[u8],
         start: usize,
-        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-    ) -> Result<(), (Failure, usize)> {
+        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+    ) -> Result<(), (Fault, usize)> {
         let line = std::str::from_utf8(line).map_err(|error| {
             (
-                Failure::Frame("the stream is not UTF-8".to_owned()),
+                Fault::Frame("the stream is not UTF-8".to_owned()),
                 start + error.valid_up_to(),
             )
         })?;
@@ -161,8 +161,8 @@ impl Sse {
 
     fn dispatch(
         &mut self,
-        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Failure>,
-    ) -> Result<(), (Failure, usize)> {
+        sink: &mut dyn FnMut(Frame<'_>, usize) -> Result<(), Fault>,
+    ) -> Result<(), (Fault, usize)> {
         let start = self.event_start.take().unwrap_or(self.offset);
         if self.has_data {
             self.has_data = false;
