@@ -97,9 +97,10 @@
 //! - bodies, sequencing and caching: [`Turn`], [`Cache`], [`ImageLimits`];
 //! - cost: [`Priced`], [`Estimate`], [`estimate_tokens`], [`ImageTokens`];
 //! - the round in flight and the stored turn: [`Turn::round`], [`ToolOutput`];
-//! - fitting: [`Budget`];
+//! - fitting: [`Budget`] (of a model's window: [`Budget::window`]);
 //! - replies and streams: [`Reply`], [`StopReason`], [`StreamReader`];
-//! - provider errors: [`ProviderError`].
+//! - provider errors: [`ProviderError`]; every failure a loop meets, asked the same way:
+//!   [`Failure`], and the refit after an overflow: [`Turn::refit`].
 //!
 //! # What this crate does not do
 //!
