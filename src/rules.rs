@@ -63,6 +63,9 @@ pub(crate) struct Rules {
     pub(crate) tools_take_strict: bool,
     /// Whether the provider can be told to call no tool.
     pub(crate) takes_no_tool_choice: bool,
+    /// Whether a tool choice needs a function tool beside the server tools: the choice governs
+    /// only the caller's functions there.
+    pub(crate) choice_needs_functions: bool,
     /// Whether a request whose messages carry tool calls or results must declare tools
     /// (Bedrock: "The toolConfig field must be defined when using toolUse and toolResult
     /// content blocks").

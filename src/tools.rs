@@ -631,9 +631,13 @@ pub(crate) fn check(
             },
             Kind::Native { by_type, .. } => (tool.name.as_str(), *by_type, true),
         };
+        // A tool written as a top-level field (Chat's web search) has no name on the wire: it
+        // clashes only with another written the same way.
         if named
             .iter()
-            .any(|&(earlier, earlier_by_type, _)| earlier == name && !(by_type && earlier_by_type))
+            .any(|&(earlier, earlier_by_type, earlier_listed)| {
+                earlier == name && earlier_listed == listed && !(by_type && earlier_by_type)
+            })
         {
             return Err(BodyError::new(Error::ToolDeclaredTwice(name.to_owned())));
         }
@@ -642,6 +646,14 @@ pub(crate) fn check(
     match choice {
         None => Ok(()),
         Some(_) if !named.iter().any(|&(_, _, listed)| listed) => {
+            Err(BodyError::new(Error::ChoiceWithoutTools))
+        }
+        Some(_)
+            if rules.choice_needs_functions
+                && !tools
+                    .iter()
+                    .any(|tool| matches!(tool.kind, Kind::Function { .. })) =>
+        {
             Err(BodyError::new(Error::ChoiceWithoutTools))
         }
         Some(ToolChoice::Tool(name)) if !tools.iter().any(|tool| is_function(tool, name)) => {

@@ -48,11 +48,18 @@ fn bedrock_goes_to_the_turns_region() {
         request.url(),
         "https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
     );
-    // A region is one host label: anything else in it is encoded, never a new host or path.
+    // A region is one host label: anything else in it is encoded, a dot too, never a new
+    // host, label or path; an empty one is the default.
     let turn = Turn::new(&[]).model(model).region("x.evil.com/#");
     assert_eq!(
         Provider::Bedrock.request(&turn).base_url,
-        "https://bedrock-runtime.x.evil.com%2F%23.amazonaws.com"
+        "https://bedrock-runtime.x%2Eevil%2Ecom%2F%23.amazonaws.com"
+    );
+    assert_eq!(
+        Provider::Bedrock
+            .request(&Turn::new(&[]).region(""))
+            .base_url,
+        "https://bedrock-runtime.us-east-1.amazonaws.com"
     );
     // The region changes no other provider's URL, and no body.
     for provider in Provider::ALL {

@@ -281,6 +281,18 @@ fn two_tools_of_one_name_on_the_provider_are_declared_twice_whatever_their_kinds
             vec![Tool::web_search(), Tool::web_search()],
             Some("web_search"),
         ),
+        // Chat's web search is the field `web_search_options`, named nothing on the wire: a
+        // function named `web_search` is another; a second web search is the same field.
+        (
+            Provider::OpenAi,
+            vec![function("web_search"), Tool::web_search()],
+            None,
+        ),
+        (
+            Provider::OpenAi,
+            vec![Tool::web_search(), Tool::web_search()],
+            Some("web_search"),
+        ),
     ];
     for (provider, tools, twice) in cases {
         let turn = Turn::new(&history).tools(&tools);
@@ -315,6 +327,11 @@ fn a_tool_choice_names_only_a_function_tool_and_needs_a_tool_in_the_tools_list()
         // Chat's web search is a field, not an element of `tools`: a choice has nothing to choose.
         (Provider::OpenAi, vec![Tool::web_search()], ToolChoice::Auto, Some("a tool choice was given, and no tool")),
         (Provider::OpenAi, vec![read(), Tool::web_search()], ToolChoice::Auto, None),
+        // Gemini's choice governs its function declarations only, and is refused without
+        // one ("Function calling config is set without function_declarations").
+        (Provider::Gemini, vec![Tool::web_search()], ToolChoice::Required, Some("a tool choice was given, and no tool")),
+        (Provider::Gemini, vec![Tool::web_search()], ToolChoice::Auto, Some("a tool choice was given, and no tool")),
+        (Provider::Gemini, vec![read(), Tool::web_search()], ToolChoice::Required, None),
     ];
     for (provider, tools, choice, expected) in cases {
         let turn = Turn::new(&history)
@@ -459,8 +476,9 @@ fn the_estimate_counts_the_tool_entries_as_written() {
             .tools(&tools)
             .tool_choice(ToolChoice::Auto);
         let turn = match provider {
-            // Chat's web search alone leaves no tool to choose.
-            Provider::OpenAi => Turn::new(&history).tools(&tools),
+            // Chat's web search alone leaves no tool to choose, and Gemini's choice needs a
+            // function declaration.
+            Provider::OpenAi | Provider::Gemini => Turn::new(&history).tools(&tools),
             _ => turn,
         };
         let built = provider.body(&turn).unwrap();

@@ -65,7 +65,7 @@ request body, as JSON.
                           x-goog-api-key or sigv4), and the provider's default base URL;
                           no input is read
   --region R              the region the request goes to, in Bedrock's base URL
-                          (us-east-1 when none)
+                          (us-east-1 when none; no other provider's base URL names one)
   --cache 5m|1h           prompt-cache breakpoints for Anthropic and Bedrock, kept 5
                           minutes or 1 hour (OpenAI and Gemini cache by themselves)
   --budget N              fit the body to N input tokens (by the estimate, images by

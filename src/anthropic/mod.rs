@@ -192,6 +192,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_names: NameRule { max: 128 },
     tools_take_strict: true,
     takes_no_tool_choice: true,
+    choice_needs_functions: false,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
     // Each named by its constant `name` (the pinned spec's `WebSearchTool_20250305` and

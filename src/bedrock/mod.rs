@@ -183,6 +183,7 @@ pub(crate) static RULES: Rules = Rules {
     // `toolChoice` is `auto`, `any` or `tool`: there is no `none`
     // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolChoice.html>).
     takes_no_tool_choice: false,
+    choice_needs_functions: false,
     // "The toolConfig field must be defined when using toolUse and toolResult content
     // blocks", <https://github.com/langgenius/dify/issues/16421>,
     // <https://github.com/vercel/ai/pull/7537>).
@@ -443,11 +444,14 @@ pub(crate) static SURFACE: Surface = Surface {
         },
         // The runtime endpoint of the region
         // (https://docs.aws.amazon.com/general/latest/gr/bedrock.html#br-rt), us-east-1 by
-        // default, as AWS's own examples use it.
+        // default (and for an empty region), as AWS's own examples use it. The region is one
+        // host label: every byte but a letter, digit, `-`, `_` or `~` is percent-encoded, a
+        // dot too, so it names no other host.
         base_url: |_provider, region| {
+            let region = region.filter(|region| !region.is_empty());
             format!(
                 "https://bedrock-runtime.{}.amazonaws.com",
-                path_segment(region.unwrap_or("us-east-1"))
+                path_segment(region.unwrap_or("us-east-1")).replace('.', "%2E")
             )
         },
         auth: Auth::Sigv4,

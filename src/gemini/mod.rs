@@ -173,6 +173,11 @@ pub(crate) static RULES: Rules = Rules {
     // (<https://ai.google.dev/api/caching#FunctionDeclaration>).
     tools_take_strict: false,
     takes_no_tool_choice: true,
+    // A `functionCallingConfig` without `functionDeclarations` is refused: "Function calling
+    // config is set without function_declarations"
+    // (<https://github.com/pydantic/pydantic-ai/pull/5791>,
+    // <https://github.com/musistudio/claude-code-router/pull/1207>).
+    choice_needs_functions: true,
     rounds_need_tools: false,
     tool_keys: &["tools", "toolConfig"],
     // Named by their only key, as a native declaration is; written by `tools.rs`.

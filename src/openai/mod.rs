@@ -181,6 +181,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_names: NameRule { max: 64 },
     tools_take_strict: true,
     takes_no_tool_choice: true,
+    choice_needs_functions: false,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
     // Web search is the top-level `web_search_options` of the search models, not a tool;

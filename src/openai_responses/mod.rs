@@ -122,6 +122,7 @@ pub(crate) static RULES: Rules = Rules {
     tool_names: NameRule { max: 64 },
     tools_take_strict: true,
     takes_no_tool_choice: true,
+    choice_needs_functions: false,
     rounds_need_tools: false,
     tool_keys: &["tools", "tool_choice"],
     // Named by their `type`, as a native declaration is; written by `tools.rs`.
