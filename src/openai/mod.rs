@@ -82,7 +82,7 @@
 mod content;
 mod dialect;
 mod error;
-mod params;
+pub(crate) mod params;
 mod reply;
 mod request;
 mod round;

@@ -5,26 +5,15 @@ use serde_json::json;
 use crate::body::BodyError;
 use crate::params::{Field, Json, Params};
 use crate::provider::Provider;
-use crate::rules::{Pair, Param};
+use crate::rules::Pair;
 
-/// What OpenAI's reasoning models reject beside a reasoning effort, as in Chat: a temperature
-/// other than 1 ("Unsupported parameter: 'temperature' is not supported with this model" for
+/// What OpenAI's reasoning models reject beside a reasoning effort, the same models as Chat's
+/// (its pairs): a temperature other than 1 ("Unsupported parameter: 'temperature' is not supported with this model" for
 /// any other value, <https://github.com/OpenHands/software-agent-sdk/pull/992>;
 /// <https://github.com/BerriAI/litellm/pull/31625>, <https://github.com/vercel/ai/pull/10942>),
 /// and stop sequences (which Responses takes for no model: only a caller's field can ask for
 /// them).
-pub(crate) const PAIRS: [Pair; 2] = [
-    Pair {
-        first: Param::Reasoning,
-        second: Param::Temperature,
-        why: "a reasoning model takes only the default temperature, 1",
-    },
-    Pair {
-        first: Param::Reasoning,
-        second: Param::Stop,
-        why: "a reasoning model takes no stop sequences",
-    },
-];
+pub(crate) const PAIRS: [Pair; 2] = crate::openai::params::PAIRS;
 
 /// The parameters as Responses' fields: `model`, `max_output_tokens`, `reasoning.effort`,
 /// `stream`, `temperature`, and the reply schema as `text.format` (the spec's
