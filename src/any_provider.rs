@@ -226,8 +226,9 @@ impl Provider {
 
     /// Reads this provider's error response: its HTTP status, the response's headers (any
     /// pairs of a name, in any case, and a value, [`Header`]: a slice of `(&str, &str)`, a
-    /// `Vec<(String, String)>`, an `http::HeaderMap`; `[] as [(&str, &str); 0]` for none), and
-    /// its body, as the provider module's `read_error` reads it.
+    /// `Vec<(String, String)>`, the pairs an `http::HeaderMap` iterates over;
+    /// `[] as [(&str, &str); 0]` for none), and its body, as the provider module's
+    /// `read_error` reads it.
     ///
     /// What the headers add:
     ///
@@ -548,7 +549,7 @@ impl Turn<'_> {
         let sent = cost::estimate_counted(&body, budget.images, budget.count).tokens();
         match budget.refitted(sent, overflow.used, overflow.limit, self.max_output_given()) {
             Some(refitted) => {
-                *self = std::mem::replace(self, Turn::new(&[])).budget(refitted);
+                self.budget = Some(refitted);
                 true
             }
             None => false,

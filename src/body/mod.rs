@@ -154,7 +154,7 @@ pub struct Turn<'a> {
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
     rounds: Vec<Round<'a>>,
-    budget: Option<Budget<'a>>,
+    pub(crate) budget: Option<Budget<'a>>,
     pub(crate) params: Params,
 }
 
