@@ -45,6 +45,12 @@ pub struct Metadata {
     /// The search suggestions a grounded reply carries, as the provider rendered them; the
     /// same as [`Reply::search_suggestions`](crate::Reply::search_suggestions).
     pub search_suggestions: Option<String>,
+    /// Why the provider blocked the prompt, in its word (Gemini's `promptFeedback.blockReason`,
+    /// such as `SAFETY`): the reply then has no content and stops for the content filter.
+    pub prompt_blocked: Option<String>,
+    /// How many choices (candidates) the reply carried after the first, which is the one read:
+    /// a reply is one message, and the others are counted here rather than silently dropped.
+    pub other_choices: usize,
 }
 
 /// The container a provider ran a reply's code in.
@@ -227,6 +233,12 @@ impl Serialize for Metadata {
         }
         if let Some(suggestions) = &self.search_suggestions {
             map.serialize_entry("search_suggestions", suggestions)?;
+        }
+        if let Some(reason) = &self.prompt_blocked {
+            map.serialize_entry("prompt_blocked", reason)?;
+        }
+        if self.other_choices > 0 {
+            map.serialize_entry("other_choices", &self.other_choices)?;
         }
         map.end()
     }
