@@ -288,6 +288,56 @@ fn each_error_body_becomes_its_kind_and_counts() {
             None,
             None,
         ),
+        // Mistral's overflow wording carries both counts
+        // (https://github.com/badlogic/pi-mono/blob/main/packages/ai/src/utils/overflow.ts).
+        (
+            Provider::from(&transcript_replay::dialects::Dialect::MISTRAL),
+            400,
+            r#"{"object":"error","message":"Prompt contains 300000 tokens, too large for model with 131072 maximum context length","type":"invalid_request_message_error","param":null,"code":"3051"}"#,
+            ContextWindowExceeded,
+            Some(300_000),
+            Some(131_072),
+            None,
+        ),
+        // llama.cpp's server started without `--jinja` answers a request with tools with a
+        // 500 that no retry helps (https://github.com/containers/ramalama/issues/988).
+        (
+            Provider::OpenAi,
+            500,
+            r#"{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}"#,
+            InvalidRequest,
+            None,
+            None,
+            None,
+        ),
+        (
+            Provider::OpenAi,
+            500,
+            r#"{"code":500,"message":"Unsupported param: tools","type":"server_error"}"#,
+            InvalidRequest,
+            None,
+            None,
+            None,
+        ),
+        // A wrong key is `authentication` whatever the status: Gemini sends it as a 400.
+        (
+            Provider::Gemini,
+            400,
+            r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}"#,
+            Authentication,
+            None,
+            None,
+            None,
+        ),
+        (
+            Provider::Bedrock,
+            403,
+            r#"{"message":"The security token included in the request is invalid."}"#,
+            Authentication,
+            None,
+            None,
+            None,
+        ),
     ];
     let mut failures = Vec::new();
     for (index, (provider, status, body, kind, used, limit, max_tokens)) in cases.iter().enumerate()

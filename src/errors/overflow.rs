@@ -39,6 +39,12 @@
 //!   2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens` ``
 //!   (<https://github.com/huggingface/llm-vscode/issues/94>).
 //!
+//! - Mistral: `Prompt contains 300000 tokens, too large for model with 131072 maximum context
+//!   length` (a 400; the wording as collected in pi-mono's table of provider overflows,
+//!   <https://github.com/badlogic/pi-mono/blob/main/packages/ai/src/utils/overflow.ts>, and
+//!   Mistral's limits, <https://docs.mistral.ai/resources/known-limitations>); some versions add
+//!   `and 0 draft tokens` after the count.
+//!
 //! Ollama sends no overflow error: it truncates the prompt to `num_ctx` and answers
 //! (<https://github.com/ollama/ollama/issues/4967>).
 
@@ -52,8 +58,9 @@ pub(crate) struct OverflowText {
 }
 
 /// The wordings that carry counts, each read by its own function, tried in order.
-const FORMS: [fn(&str) -> Option<OverflowText>; 11] = [
+const FORMS: [fn(&str) -> Option<OverflowText>; 12] = [
     anthropic,
+    mistral,
     anthropic_older,
     openai,
     openai_configured_limit,
@@ -108,6 +115,12 @@ fn anthropic(text: &str) -> Option<OverflowText> {
         after(rest, "tokens > ").and_then(number),
         None,
     )
+}
+
+fn mistral(text: &str) -> Option<OverflowText> {
+    let rest = after(text, "Prompt contains ")?;
+    let limit = after(rest, "too large for model with ")?;
+    OverflowText::counts(number(rest), number(limit), None)
 }
 
 fn anthropic_older(text: &str) -> Option<OverflowText> {
@@ -242,7 +255,7 @@ mod tests {
             Option<u64>,
             &'static str,
         );
-        let cases: [Case; 25] = [
+        let cases: [Case; 27] = [
             ("prompt is too long: 219898 tokens > 200000 maximum", Some(219_898), Some(200_000), None, "https://github.com/earendil-works/pi/issues/102"),
             ("The model returned the following errors: prompt is too long: 903884 tokens > 200000 maximum", Some(903_884), Some(200_000), None, "https://github.com/strands-agents/harness-sdk/pull/1663"),
             ("input length and `max_tokens` exceed context limit: 187254 + 20000 > 204798, decrease input length or `max_tokens` and try again", Some(187_254), Some(204_798), Some(20_000), "https://github.com/anthropics/claude-code/issues/42"),
@@ -267,6 +280,8 @@ mod tests {
             ("Requested tokens (2138) exceed context window of 2048", Some(2138), Some(2048), None, "https://github.com/fedora-copr/logdetective/issues/100"),
             ("Please reduce the length of the messages or completion.", None, None, None, "https://github.com/thepersonalaicompany/amurex-backend/issues/51"),
             ("Please reduce the length of the messages or completion. Current length is 42328 while limit is 40000", Some(42_328), Some(40_000), None, "https://github.com/cline/cline/issues/5140"),
+            ("Prompt contains 300000 tokens, too large for model with 131072 maximum context length", Some(300_000), Some(131_072), None, "https://github.com/badlogic/pi-mono/blob/main/packages/ai/src/utils/overflow.ts"),
+            ("Prompt contains 40016 tokens and 0 draft tokens, too large for model with 32768 maximum context length", Some(40_016), Some(32_768), None, "https://docs.mistral.ai/resources/known-limitations"),
             ("Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens`", Some(3474), Some(2048), Some(60), "https://github.com/huggingface/llm-vscode/issues/94"),
         ];
         for (text, used, limit, max_tokens, source) in cases {

@@ -185,6 +185,60 @@ pub struct ProviderError {
     code: Option<String>,
 }
 
+/// Words that say a wrong or missing key, whatever the status a provider sends them with
+/// (Gemini's wrong key is a 400 `INVALID_ARGUMENT`, Bedrock's a 403): each as sent, with its
+/// source.
+///
+/// - Gemini: `API key not valid. Please pass a valid API key.`, reason `API_KEY_INVALID`
+///   (<https://github.com/google-gemini/gemini-cli/issues/1425>,
+///   <https://ai.google.dev/gemini-api/docs/troubleshooting>).
+/// - OpenAI: `Incorrect API key provided: sk-...` (<https://platform.openai.com/docs/guides/error-codes>).
+/// - Anthropic: `invalid x-api-key` (<https://docs.anthropic.com/en/api/errors>).
+/// - Bedrock: `The security token included in the request is invalid.`
+///   (`UnrecognizedClientException`,
+///   <https://docs.aws.amazon.com/bedrock/latest/APIReference/CommonErrors.html>).
+const WRONG_KEY: [&str; 6] = [
+    "API key not valid",
+    "API_KEY_INVALID",
+    "Incorrect API key provided",
+    "invalid x-api-key",
+    "invalid_api_key",
+    "The security token included in the request is invalid",
+];
+
+/// Words of a server that is not set up to take this request: a 500 no retry helps, since the
+/// same request meets the same configuration.
+///
+/// - llama.cpp's server without `--jinja`: `tools param requires --jinja flag`
+///   (<https://github.com/containers/ramalama/issues/988>,
+///   <https://github.com/defilantech/LLMKube/issues/126>), and before it `Unsupported param:
+///   tools` (<https://github.com/ggml-org/llama.cpp/issues/10920>).
+const MISCONFIGURED: [&str; 2] = ["requires --jinja flag", "Unsupported param: "];
+
+/// The kind an error's words say, over the kind its status and codes said: a wrong key is
+/// `authentication` at any status, and a server misconfigured for the request is an invalid
+/// request, never a retryable server error.
+fn kind_by_wording(kind: ErrorKind, message: &str) -> ErrorKind {
+    if WRONG_KEY.iter().any(|words| message.contains(words)) {
+        return ErrorKind::Authentication;
+    }
+    match kind {
+        ErrorKind::Server if MISCONFIGURED.iter().any(|words| message.contains(words)) => {
+            ErrorKind::InvalidRequest
+        }
+        ErrorKind::ContextWindowExceeded
+        | ErrorKind::RequestTooLarge
+        | ErrorKind::RateLimited
+        | ErrorKind::Overloaded
+        | ErrorKind::InvalidRequest
+        | ErrorKind::Authentication
+        | ErrorKind::Permission
+        | ErrorKind::NotFound
+        | ErrorKind::Server
+        | ErrorKind::Other => kind,
+    }
+}
+
 impl ProviderError {
     /// An error of this kind, with the counts an overflow's text names.
     pub(crate) fn new(
@@ -202,6 +256,7 @@ impl ProviderError {
             }
             (kind, _) => kind,
         };
+        let kind = kind_by_wording(kind, &message);
         let counts = (kind == ErrorKind::ContextWindowExceeded).then_some(overflow);
         // A rate limit the one request is larger than: waiting does not help.
         let too_large = kind == ErrorKind::RateLimited
