@@ -17,7 +17,23 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::record::{Block, StoredMessage};
+use crate::record::{Block, Role, StoredMessage};
+
+/// How a target takes its own compaction back natively: which provider's payloads it reads,
+/// in which messages, and which payloads are its items. Each provider folder that reads its
+/// own compaction states it in its `Rules`; this module decides with it, once, both whether a
+/// compaction is honored (the history before it not sent) and how it is written, so that a
+/// compaction is never honored and then written as unreadable.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reads {
+    /// The provider's id, as a block's `provider` names it.
+    pub(crate) provider: &'static str,
+    /// Whether the target takes the block natively in a stored message of this role
+    /// (elsewhere it goes as its summary's prose).
+    pub(crate) in_role: fn(Role) -> bool,
+    /// Whether a stored payload (`data`) is one the target takes as its own item.
+    pub(crate) payload: fn(Option<&str>) -> bool,
+}
 
 /// How a target writes a `compaction` block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,16 +50,22 @@ pub(crate) enum Form<'a> {
     NotReadable(&'a str),
 }
 
-/// How a target whose native compaction is `reads` (a provider's id; `None` for a target
-/// that reads only summaries) writes a compaction block.
+/// How a target that reads its own compaction as `reads` says (`None` for a target that
+/// reads only summaries) writes a compaction block stored in a message of `role`: natively
+/// where it takes it there and the payload is its item, else as the summary's prose, else as
+/// the marker that it cannot be read here. The one decision: [`honored`] asks it too.
 pub(crate) fn form<'a>(
     summary: Option<&'a str>,
     provider: Option<&'a str>,
     data: Option<&'a str>,
-    reads: Option<&str>,
+    role: Role,
+    reads: Option<Reads>,
 ) -> Form<'a> {
-    match (summary, provider, data) {
-        (_, Some(provider), _) if Some(provider) == reads => Form::Native {
+    let native = reads.filter(|reads| {
+        provider == Some(reads.provider) && (reads.in_role)(role) && (reads.payload)(data)
+    });
+    match (summary, provider, native) {
+        (_, Some(provider), Some(_)) => Form::Native {
             summary,
             provider,
             data,
@@ -53,8 +75,8 @@ pub(crate) fn form<'a>(
     }
 }
 
-/// Whether a block is a compaction the target can read.
-fn readable(block: &Block, reads: Option<&str>) -> bool {
+/// Whether a block of a message of `role` is a compaction the target can read.
+fn readable(block: &Block, role: Role, reads: Option<Reads>) -> bool {
     match block {
         Block::Compaction {
             summary,
@@ -65,6 +87,7 @@ fn readable(block: &Block, reads: Option<&str>) -> bool {
                 summary.as_deref(),
                 provider.as_deref(),
                 data.as_deref(),
+                role,
                 reads
             ),
             Form::NotReadable(_)
@@ -82,12 +105,16 @@ fn readable(block: &Block, reads: Option<&str>) -> bool {
 
 /// The index of the message holding the newest compaction the target can read, over the
 /// history and the live turn as one sequence; 0 when there is none (nothing is replaced).
-pub(crate) fn honored(messages: &[&[StoredMessage]], reads: Option<&str>) -> usize {
+pub(crate) fn honored(messages: &[&[StoredMessage]], reads: Option<Reads>) -> usize {
     let mut index = 0;
     let mut newest = 0;
     for part in messages {
         for message in *part {
-            if message.blocks.iter().any(|block| readable(block, reads)) {
+            if message
+                .blocks
+                .iter()
+                .any(|block| readable(block, message.role, reads))
+            {
                 newest = index;
             }
             index += 1;
@@ -125,8 +152,8 @@ pub(crate) struct Sent<'a> {
     pub(crate) live: &'a [StoredMessage],
     /// How many messages the compaction replaced: the history's and live turn's before it.
     pub(crate) replaced: usize,
-    /// The provider whose compaction payloads the target reads natively, if any.
-    pub(crate) reads: Option<&'static str>,
+    /// How the target reads its own compaction natively, if it does.
+    pub(crate) reads: Option<Reads>,
 }
 
 impl<'a> Sent<'a> {
@@ -134,7 +161,7 @@ impl<'a> Sent<'a> {
     pub(crate) fn new(
         history: &'a [StoredMessage],
         live: &'a [StoredMessage],
-        reads: Option<&'static str>,
+        reads: Option<Reads>,
     ) -> Self {
         let replaced = honored(&[history, live], reads);
         let from_history = replaced.min(history.len());

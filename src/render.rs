@@ -112,9 +112,7 @@ pub(crate) fn render_judged<'a>(
         let mut parts = adapt(message, rules, &mut verdicts, &mut carried);
         let role = match (role, rules.hoists_system) {
             (TurnRole::System, true) => {
-                if let Some(Part::Text(text)) = parts.first_mut() {
-                    text.label_as_system();
-                }
+                label_as_system(&mut parts);
                 TurnRole::User
             }
             (TurnRole::System | TurnRole::User | TurnRole::Assistant, _) => role,
@@ -329,4 +327,18 @@ fn landings(messages: &[WireMessage<'_>], rules: &Rules) -> Vec<Landing> {
         .collect();
     landings.reverse();
     landings
+}
+
+/// Labels a system message sent as a user turn: its first text part begins with `[System]: `,
+/// and content that begins with something else (an image, a native compaction) is preceded
+/// by a text part of the label, so the label is never lost.
+fn label_as_system(parts: &mut Vec<Part<'_>>) {
+    match parts.first_mut() {
+        Some(Part::Text(text)) => text.label_as_system(),
+        Some(Part::Image(_) | Part::File(_) | Part::Compaction(_)) | None => {
+            let mut label = Text::from_pieces(Vec::new());
+            label.label_as_system();
+            parts.insert(0, Part::Text(label));
+        }
+    }
 }

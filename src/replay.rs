@@ -242,7 +242,7 @@ pub fn replay_message(message: &StoredMessage, vision: Vision) -> WireMessage<'_
 pub(crate) fn replay_withholding<'a>(
     message: &'a StoredMessage,
     vision: Vision,
-    reads: Option<&str>,
+    reads: Option<compaction::Reads>,
     withheld: impl Fn(usize) -> bool,
 ) -> WireMessage<'a> {
     let mut content = Content::new();
@@ -309,6 +309,7 @@ pub(crate) fn replay_withholding<'a>(
                 summary.as_deref(),
                 provider.as_deref(),
                 data.as_deref(),
+                message.role,
                 reads,
             ) {
                 Form::Native {

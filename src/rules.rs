@@ -10,9 +10,10 @@ use crate::wire::WireRole;
 #[derive(Clone, Copy)]
 pub(crate) struct Rules {
     pub(crate) provider: Provider,
-    /// Whether the provider reads its own `compaction` blocks back natively (the block's
-    /// `provider` is the provider's id); every other target is sent a compaction's summary.
-    pub(crate) reads_compaction: bool,
+    /// How the provider reads its own `compaction` blocks back natively (the block's
+    /// `provider` is the provider's id): in which messages, and which payloads are its items;
+    /// `None` for a provider sent only a compaction's summary.
+    pub(crate) reads_compaction: Option<NativeCompaction>,
     /// The media types the provider takes, lowercase.
     pub(crate) media_types: &'static [&'static str],
     /// Whether the provider refuses GIFs of more than one frame.
@@ -227,11 +228,26 @@ impl FileRules {
     }
 }
 
+/// How a provider takes its own compaction back: the part of [`Rules`] the compaction
+/// decision reads (with the provider's id, it is a `compaction::Reads`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NativeCompaction {
+    /// Whether the provider takes the block natively in a stored message of this role.
+    pub(crate) in_role: fn(crate::record::Role) -> bool,
+    /// Whether a stored payload is the provider's own item.
+    pub(crate) payload: fn(Option<&str>) -> bool,
+}
+
 impl Rules {
     /// The provider whose compaction payloads the target reads natively: its own, when it
     /// reads any.
-    pub(crate) fn compaction_reads(&self) -> Option<&'static str> {
-        self.reads_compaction.then(|| self.provider.id())
+    pub(crate) fn compaction_reads(&self) -> Option<crate::compaction::Reads> {
+        self.reads_compaction
+            .map(|native| crate::compaction::Reads {
+                provider: self.provider.id(),
+                in_role: native.in_role,
+                payload: native.payload,
+            })
     }
 
     /// Whether an assistant turn's images travel to the next user message.

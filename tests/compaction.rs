@@ -52,6 +52,55 @@ fn responses_compacted() -> Vec<StoredMessage> {
     .unwrap()
 }
 
+/// A Responses compaction whose payload is not a compaction item: not readable, so the
+/// history before it is kept and the marker says so.
+fn responses_not_an_item() -> Vec<StoredMessage> {
+    parse_record(
+        r#"[
+  {"role": "user", "blocks": [{"type": "text", "text": "Read a.rs."}]},
+  {"role": "assistant", "blocks": [
+    {"type": "text", "text": "Before."},
+    {"type": "compaction", "provider": "openai-responses", "data": "gAAAA-not-an-item"},
+    {"type": "text", "text": "After."}
+  ]}
+]"#,
+    )
+    .unwrap()
+}
+
+/// An Anthropic compaction stored in a user message and one in a later system message:
+/// Anthropic takes the block only in an assistant turn, so both go as their summary's prose.
+fn anthropic_outside_assistant() -> Vec<StoredMessage> {
+    parse_record(
+        r#"[
+  {"role": "user", "blocks": [{"type": "text", "text": "Read a.rs."}]},
+  {"role": "user", "blocks": [
+    {"type": "compaction", "summary": "a.rs is empty.", "provider": "anthropic", "data": "sig"}
+  ]},
+  {"role": "assistant", "blocks": [{"type": "text", "text": "Noted."}]},
+  {"role": "system", "blocks": [
+    {"type": "compaction", "summary": "Still empty.", "provider": "anthropic", "data": "sig2"},
+    {"type": "text", "text": "Be brief."}
+  ]}
+]"#,
+    )
+    .unwrap()
+}
+
+/// A Responses compaction with a summary and no item, between two texts: one text, joined.
+fn responses_summary_between_texts() -> Vec<StoredMessage> {
+    parse_record(
+        r#"[
+  {"role": "assistant", "blocks": [
+    {"type": "text", "text": "Before."},
+    {"type": "compaction", "summary": "a.rs is empty.", "provider": "openai-responses", "data": "not an item"},
+    {"type": "text", "text": "After."}
+  ]}
+]"#,
+    )
+    .unwrap()
+}
+
 /// A record, made afresh for each case.
 type Record = fn() -> Vec<StoredMessage>;
 
@@ -88,6 +137,26 @@ fn each_provider_is_sent_the_newest_compaction_it_reads_and_what_follows() {
             "anthropic",
             responses_compacted,
             r#"[{"content":[{"text":"Read a.rs.","type":"text"}],"role":"user"},{"content":[{"text":"[Earlier conversation compacted by openai-responses: not readable here]\n\nDone.","type":"text"}],"role":"assistant"},{"content":[{"text":"Go on.","type":"text"}],"role":"user"}]"#,
+        ),
+        (
+            "openai-responses",
+            responses_not_an_item,
+            r#"[{"content":"Read a.rs.","role":"user"},{"content":"Before.\n\n[Earlier conversation compacted by openai-responses: not readable here]\n\nAfter.","role":"assistant"},{"content":"Go on.","role":"user"}]"#,
+        ),
+        (
+            "anthropic",
+            anthropic_outside_assistant,
+            r#"[{"content":[{"text":"[3 earlier messages replaced by the summary below]","type":"text"}],"role":"user"},{"content":[{"text":"[System]: [Summary of the earlier conversation]: Still empty.\n\nBe brief.","type":"text"}],"role":"user"},{"content":[{"text":"Go on.","type":"text"}],"role":"user"}]"#,
+        ),
+        (
+            "anthropic",
+            || anthropic_outside_assistant()[..3].to_vec(),
+            r#"[{"content":[{"text":"[1 earlier message replaced by the summary below]","type":"text"}],"role":"user"},{"content":[{"text":"[Summary of the earlier conversation]: a.rs is empty.","type":"text"}],"role":"user"},{"content":[{"text":"Noted.","type":"text"}],"role":"assistant"},{"content":[{"text":"Go on.","type":"text"}],"role":"user"}]"#,
+        ),
+        (
+            "openai-responses",
+            responses_summary_between_texts,
+            r#"[{"content":"Before.\n\n[Summary of the earlier conversation]: a.rs is empty.\n\nAfter.","role":"assistant"},{"content":"Go on.","role":"user"}]"#,
         ),
     ];
     let mut failures = Vec::new();

@@ -428,3 +428,36 @@ fn an_old_user_messages_long_text_is_withheld_before_whole_messages_go() {
         assert_eq!((withheld.texts, withheld.messages), (1, 0), "{provider}");
     }
 }
+
+#[test]
+fn the_message_holding_the_honored_compaction_is_kept_with_the_marker_that_announces_it() {
+    // A compaction's summary stands for what it replaced: the marker saying so and the
+    // summary are sent together, and the budget withholds what follows the summary instead.
+    let history = [
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::new(
+            Role::Assistant,
+            vec![Block::compaction("a.rs is empty; b.rs is next.")],
+        ),
+        StoredMessage::user("y ".repeat(128)),
+        StoredMessage::assistant("Noted."),
+        StoredMessage::user("Go on."),
+        StoredMessage::assistant("Done."),
+    ];
+    let live = [StoredMessage::user("Next?")];
+    let claude = image_tokens("claude").unwrap();
+    let turn = Turn::new(&history)
+        .live(&live)
+        .without_preamble()
+        .budget(Budget::new(100, claude).step(1));
+    let body = serde_json::to_string(&Provider::OpenAi.body(&turn).unwrap()).unwrap();
+    assert!(
+        body.starts_with(concat!(
+            r#"{"messages":[{"role":"user","content":"[1 earlier message replaced by the summary below]"},"#,
+            r#"{"role":"assistant","content":"[Summary of the earlier conversation]: a.rs is empty; b.rs is next."},"#,
+            r#"{"role":"user","content":"[1 earlier message withheld to fit the context window]"},"#,
+            r#"{"role":"assistant","content":"Noted."}"#,
+        )),
+        "{body}"
+    );
+}

@@ -196,12 +196,26 @@ fn sent(case: &Case, provider: Provider) -> Vec<StoredMessage> {
         Provider::OpenAiResponses => Some("openai-responses"),
         Provider::OpenAi | Provider::Gemini | Provider::Bedrock => None,
     };
+    // Its own payload is read natively only where the provider takes it: Anthropic's block
+    // in an assistant turn, Responses' payload only when it is a compaction item.
+    let native = |role: Role, data: Option<&str>| match provider {
+        Provider::Anthropic => role == Role::Assistant,
+        Provider::OpenAiResponses => data
+            .and_then(|data| serde_json::from_str::<Value>(data).ok())
+            .is_some_and(|item| {
+                item["type"] == "compaction" && item["encrypted_content"].is_string()
+            }),
+        Provider::OpenAi | Provider::Gemini | Provider::Bedrock => false,
+    };
     let honored = all
         .iter()
         .rposition(|message| {
             message.blocks.iter().any(|block| {
-                matches!(block, Block::Compaction { summary, provider, .. }
-                    if summary.is_some() || (own.is_some() && provider.as_deref() == own))
+                matches!(block, Block::Compaction { summary, provider, data }
+                    if summary.is_some()
+                        || (own.is_some()
+                            && provider.as_deref() == own
+                            && native(message.role, data.as_deref())))
             })
         })
         .unwrap_or(0);

@@ -167,7 +167,17 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Anthropic,
-    reads_compaction: true,
+    // Anthropic takes its `compaction` block only in an assistant turn ("the compaction block
+    // ... in the assistant message", https://platform.claude.com/docs/en/build-with-claude/compaction);
+    // one stored in a user or system message goes there as its summary's prose. Its payload is
+    // an opaque string: any is its own.
+    reads_compaction: Some(crate::rules::NativeCompaction {
+        in_role: |role| match role {
+            crate::Role::Assistant => true,
+            crate::Role::System | crate::Role::User | crate::Role::Tool => false,
+        },
+        payload: |_| true,
+    }),
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     images_in: |role| match role {

@@ -156,7 +156,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Bedrock,
-    reads_compaction: false,
+    reads_compaction: None,
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     // "You can only include images and documents if the role is user."

@@ -89,6 +89,7 @@ pub(crate) fn build<'a, B: Priced + Report>(
         &budget,
         (base, tail),
         outputs,
+        sent.replaced > 0 && !sent.history.is_empty(),
     );
     loop {
         let assembled = assemble(turn, rules, limits, Some(&plan))?;

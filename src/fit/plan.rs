@@ -57,7 +57,8 @@ pub(crate) struct RoundOutput {
 /// How far a budget withholds, and what it can withhold.
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
-    /// The leading system messages, never withheld whole.
+    /// The leading messages never withheld whole: the one holding the honored compaction,
+    /// then the system messages that follow it (or, with no compaction, that begin it).
     lead: usize,
     /// Every item, in key order.
     items: Vec<Item>,
@@ -79,6 +80,11 @@ impl Plan {
     /// `rounds` are the outputs of the rounds in flight that may be withheld: when the fixed
     /// part alone exceeds the budget, the oldest are withheld until it fits, before anything
     /// of the history (the history can only free what it costs).
+    ///
+    /// `compacted` says that the history's first message holds the compaction the body
+    /// honors: it is never withheld whole, since the marker of the messages it replaced
+    /// stands before it and announces its summary (the two are sent together or not at all).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         history: &[StoredMessage],
         live: &[StoredMessage],
@@ -87,12 +93,16 @@ impl Plan {
         budget: &Budget<'_>,
         (base, tail): (u64, u64),
         rounds: Vec<RoundOutput>,
+        compacted: bool,
     ) -> Self {
         let step = budget.step_tokens();
-        let lead = history
-            .iter()
-            .take_while(|message| message.role == crate::record::Role::System)
-            .count();
+        let kept = usize::from(compacted).min(history.len());
+        let lead = kept
+            + history
+                .iter()
+                .skip(kept)
+                .take_while(|message| message.role == crate::record::Role::System)
+                .count();
         let tail = live
             .iter()
             .map(|message| cost_alone(message, vision, budget))

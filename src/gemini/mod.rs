@@ -147,7 +147,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::Gemini,
-    reads_compaction: false,
+    reads_compaction: None,
     media_types: &MEDIA_TYPES,
     refuses_animated_gifs: false,
     images_in: |role| match role {

@@ -148,7 +148,7 @@ pub const LIMITS: ImageLimits = ImageLimits {
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::OpenAi,
-    reads_compaction: false,
+    reads_compaction: None,
     media_types: &MEDIA_TYPES,
     // "non-animated GIF" only, says the vision guide.
     refuses_animated_gifs: true,

@@ -93,7 +93,18 @@ pub const LIMITS: ImageLimits = openai::LIMITS;
 
 pub(crate) static RULES: Rules = Rules {
     provider: Provider::OpenAiResponses,
-    reads_compaction: true,
+    // Responses takes its `compaction` item as an item of the input, beside the messages (a
+    // message holding one is split around it), and only a payload that is that item: anything
+    // else goes as the summary's prose, or the marker, and the history before it is kept.
+    reads_compaction: Some(crate::rules::NativeCompaction {
+        in_role: |role| match role {
+            crate::Role::System
+            | crate::Role::User
+            | crate::Role::Assistant
+            | crate::Role::Tool => true,
+        },
+        payload: request::is_compaction_item,
+    }),
     media_types: &openai::MEDIA_TYPES,
     refuses_animated_gifs: true,
     images_in: |role| match role {

@@ -56,9 +56,11 @@ fn messages_and_starts(rendered: Rendered<'_>) -> (Vec<Message<'_>>, Vec<usize>)
                     });
                     starts.push(start);
                 }
-                // A payload that is no item goes as its summary's prose, in its place.
-                Part::Compaction(compaction) => run.push(Part::Text(compaction.as_text())),
-                Part::Text(_) | Part::Image(_) | Part::File(_) => run.push(part),
+                // A payload that is no item goes as its summary's prose, in its place, joined
+                // with the text around it by the join rule.
+                Part::Compaction(compaction) => push_joined(&mut run, compaction.as_text()),
+                Part::Text(text) => push_joined(&mut run, text),
+                Part::Image(_) | Part::File(_) => run.push(part),
             }
         }
         if !run.is_empty() {
@@ -67,6 +69,17 @@ fn messages_and_starts(rendered: Rendered<'_>) -> (Vec<Message<'_>>, Vec<usize>)
         }
     }
     (messages, starts)
+}
+
+/// Pushes a text onto a message's parts: joined into the text part before it, if the last
+/// part is one, so that text on both sides of a compaction written as prose is one part.
+fn push_joined<'a>(run: &mut Vec<Part<'a>>, text: Text<'a>) {
+    match run.last_mut() {
+        Some(Part::Text(last)) => last.join(text),
+        Some(Part::Image(_) | Part::File(_) | Part::Compaction(_)) | None => {
+            run.push(Part::Text(text))
+        }
+    }
 }
 
 /// The rendered fragment of a Responses request: `{"input": [...]}`.
@@ -127,6 +140,11 @@ impl Serialize for Message<'_> {
         }
         message.end()
     }
+}
+
+/// Whether a stored payload is a `compaction` item Responses takes back.
+pub(super) fn is_compaction_item(data: Option<&str>) -> bool {
+    data.and_then(compaction_item).is_some()
 }
 
 /// A stored `compaction` item, when it is one: a JSON object of type `compaction`.
