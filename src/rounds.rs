@@ -309,6 +309,18 @@ pub(crate) fn answered<'a>(
     round: &'a Round<'_>,
     provider: Provider,
 ) -> Result<Vec<Answered<'a>>, BodyError> {
+    link(index, round, provider, true)
+}
+
+/// Links as [`answered`] does; with `strict` unset (a turn cut short), a call without an
+/// output is left out rather than an error, and an approval or a safety check is not asked
+/// of the outputs that came.
+fn link<'a>(
+    index: usize,
+    round: &'a Round<'_>,
+    provider: Provider,
+    strict: bool,
+) -> Result<Vec<Answered<'a>>, BodyError> {
     if !round.reply.provider().same_surface(provider) {
         return Err(BodyError::new(Kind::RoundOfAnotherProvider {
             round: index,
@@ -321,7 +333,7 @@ pub(crate) fn answered<'a>(
     let calls: Vec<(&str, &str)> = asked.iter().map(|call| (call.id, call.name)).collect();
     // A paused turn (Anthropic's `pause_turn`) is a round that owes no output: it goes back
     // as it came, for the model to go on.
-    if calls.is_empty() && round.reply.stop != crate::stop::StopReason::Paused {
+    if strict && calls.is_empty() && round.reply.stop != crate::stop::StopReason::Paused {
         return Err(BodyError::new(Kind::RoundWithoutCalls(index)));
     }
     for (at, output) in round.outputs.iter().enumerate() {
@@ -345,6 +357,7 @@ pub(crate) fn answered<'a>(
     }
     calls
         .into_iter()
+        .filter(|(id, _)| strict || round.outputs.iter().any(|output| output.id == *id))
         .map(|(id, name)| {
             let output = round
                 .outputs
@@ -357,7 +370,7 @@ pub(crate) fn answered<'a>(
                     })
                 })?;
             let call = asked.iter().find(|call| call.id == id);
-            if call.is_some_and(|call| call.asks_approval) && output.approve.is_none() {
+            if strict && call.is_some_and(|call| call.asks_approval) && output.approve.is_none() {
                 return Err(BodyError::new(Kind::ApprovalNotGiven {
                     round: index,
                     id: id.to_owned(),
@@ -371,7 +384,7 @@ pub(crate) fn answered<'a>(
                 .filter(|check| !output.acknowledged.contains(&check.id))
                 .map(|check| check.id.clone())
                 .collect();
-            if !unacknowledged.is_empty() {
+            if strict && !unacknowledged.is_empty() {
                 return Err(BodyError::new(Kind::SafetyChecksNotAcknowledged {
                     round: index,
                     id: id.to_owned(),
@@ -398,6 +411,38 @@ pub(crate) fn stored(
     last: &Reply,
     provider: Provider,
 ) -> Result<StoredMessage, BodyError> {
+    // A last reply that still calls tools does not end the turn: storing it would keep calls
+    // that owe results the record never gets (and, answered later, store them twice).
+    let owed: Vec<String> = last.calls().iter().map(|call| call.id.to_owned()).collect();
+    if !owed.is_empty() {
+        return Err(BodyError::new(Kind::LastReplyCallsTools { calls: owed }));
+    }
+    stored_rounds(rounds, Some(last), Some(provider), None)
+}
+
+/// The stored message of a turn cut short: every round that ran, each call followed by its
+/// result where one came and alone where none did, then what `partial` (the reply as far as
+/// it came, if any) holds, its calls alone. Nothing is owed: a call alone replays as prose,
+/// never as a call waiting for its result.
+pub(crate) fn stored_interrupted(
+    rounds: &[Round<'_>],
+    partial: Option<&StoredMessage>,
+) -> Result<StoredMessage, BodyError> {
+    // The turn is the first round's provider's; with no round, no reply is linked.
+    let provider = rounds.first().map(|round| round.reply.provider());
+    stored_rounds(rounds, None, provider, partial)
+}
+
+/// The stored turn of `rounds`, closed by `last` (a turn that ended) or by `partial` (a turn
+/// cut short); `provider` is the turn's, which every round's reply must be (there is one
+/// whenever there are rounds).
+fn stored_rounds(
+    rounds: &[Round<'_>],
+    last: Option<&Reply>,
+    provider: Option<Provider>,
+    partial: Option<&StoredMessage>,
+) -> Result<StoredMessage, BodyError> {
+    let strict = last.is_some();
     let mut blocks = Vec::new();
     let mut usage: Option<TokenUsage> = None;
     let mut add_usage = |reply: &Reply| {
@@ -415,7 +460,8 @@ pub(crate) fn stored(
         }
     };
     for (index, round) in rounds.iter().enumerate() {
-        let answered = answered(index, round, provider)?;
+        let provider = provider.unwrap_or(round.reply.provider());
+        let answered = link(index, round, provider, strict)?;
         add_usage(&round.reply);
         for block in &round.reply.message.blocks {
             match block {
@@ -460,18 +506,33 @@ pub(crate) fn stored(
             }
         }
     }
-    if !last.provider().same_surface(provider) {
-        return Err(BodyError::new(Kind::RoundOfAnotherProvider {
-            round: rounds.len(),
-            of: last.provider(),
-            provider,
-        }));
-    }
-    add_usage(last);
-    if let (Some(sum), Some(counts)) = (usage.as_mut(), last.message.usage) {
-        sum.context_tokens = context_tokens(provider, &counts);
-    }
-    blocks.extend(last.message.blocks.iter().map(|block| match block {
+    let closing = match (last, partial) {
+        (Some(last), _) => {
+            let provider = provider.unwrap_or(last.provider());
+            if !last.provider().same_surface(provider) {
+                return Err(BodyError::new(Kind::RoundOfAnotherProvider {
+                    round: rounds.len(),
+                    of: last.provider(),
+                    provider,
+                }));
+            }
+            add_usage(last);
+            if let (Some(sum), Some(counts)) = (usage.as_mut(), last.message.usage) {
+                sum.context_tokens = context_tokens(provider, &counts);
+            }
+            &last.message.blocks[..]
+        }
+        (None, Some(partial)) => {
+            if let Some(counts) = partial.usage {
+                let sum = usage.get_or_insert_with(TokenUsage::default);
+                sum.input_tokens = sum.input_tokens.saturating_add(counts.input_tokens);
+                sum.output_tokens = sum.output_tokens.saturating_add(counts.output_tokens);
+            }
+            &partial.blocks[..]
+        }
+        (None, None) => &[][..],
+    };
+    blocks.extend(closing.iter().map(|block| match block {
         Block::ToolUse {
             id,
             name,

@@ -443,7 +443,7 @@ fn a_tools_file_goes_in_the_result_where_the_provider_takes_it_else_after_the_re
             blind.contains("Made it.\\n\\n[File r.pdf (application/pdf) not shown: this model cannot view files]"),
             "{provider}: {blind}"
         );
-        let stored = turn.store_turn(&reply).unwrap();
+        let stored = turn.store_interrupted(None).unwrap();
         assert_eq!(
             stored.blocks[2],
             Block::named_file("r.pdf", "application/pdf", "JVBERi0=")

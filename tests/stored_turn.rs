@@ -92,7 +92,8 @@ fn made_ids_are_unique_in_the_turn_and_marked_as_made() {
     let stored = Turn::new(&history)
         .round(&call, &outputs)
         .round(&call, &outputs)
-        .store_turn(&last)
+        // A reply that still calls ends no turn: the turn is cut short after it.
+        .store_interrupted(Some(&last.message))
         .unwrap();
     let ids: Vec<&str> = stored
         .blocks
@@ -239,4 +240,94 @@ fn context_tokens_is_the_last_requests_input_with_its_cache_however_the_provider
         );
         assert_eq!(transcript_replay::parse_record(&file).unwrap(), [stored]);
     }
+}
+
+#[test]
+fn store_turn_refuses_a_last_reply_that_still_calls_tools_naming_the_calls() {
+    let history = [StoredMessage::user("Read a.rs and b.rs.")];
+    let calling = transcript_replay::anthropic::read_reply(
+        r#"{"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "read", "input": {"path": "b.rs"}}],
+        "stop_reason": "tool_use"}"#,
+    )
+    .unwrap();
+    let error = Turn::new(&history).store_turn(&calling).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        transcript_replay::errors::BodyErrorKind::ToolLinkage(
+            transcript_replay::errors::ToolLinkage::LastReplyCallsTools {
+                calls: &["toolu_1".to_owned(), "toolu_2".to_owned()],
+            }
+        )
+    );
+    assert!(error
+        .to_string()
+        .starts_with("the last reply still calls `toolu_1`, `toolu_2`: it does not end the turn"));
+}
+
+#[test]
+fn a_turn_cut_short_stores_each_call_with_its_result_or_alone_then_the_partial_reply() {
+    use transcript_replay::{Block, ToolInput, ToolOutput};
+    let history = [StoredMessage::user("Read a.rs and b.rs.")];
+    let call = transcript_replay::anthropic::read_reply(
+        r#"{"role": "assistant", "content": [
+        {"type": "text", "text": "Reading both."},
+        {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "read", "input": {"path": "b.rs"}}],
+        "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}}"#,
+    )
+    .unwrap();
+    let read = |path: &str| ToolInput::json(&format!(r#"{{"path":"{path}"}}"#)).unwrap();
+    let one = [ToolOutput::ok("toolu_1", "fn a() {}")];
+    let both = [
+        ToolOutput::ok("toolu_1", "fn a() {}"),
+        ToolOutput::error("toolu_2", "no such file"),
+    ];
+    let partial = StoredMessage::assistant("a.rs defines");
+    // (outputs given, partial reply, the blocks stored)
+    let cases: Vec<(&[ToolOutput], Option<&StoredMessage>, Vec<Block>)> = vec![
+        (
+            &[],
+            None,
+            vec![
+                Block::text("Reading both."),
+                Block::tool_use("toolu_1", "read", read("a.rs")),
+                Block::tool_use("toolu_2", "read", read("b.rs")),
+            ],
+        ),
+        (
+            &one,
+            Some(&partial),
+            vec![
+                Block::text("Reading both."),
+                Block::tool_use("toolu_1", "read", read("a.rs")),
+                Block::tool_result("toolu_1", "read", "fn a() {}"),
+                Block::tool_use("toolu_2", "read", read("b.rs")),
+                Block::text("a.rs defines"),
+            ],
+        ),
+        (
+            &both,
+            None,
+            vec![
+                Block::text("Reading both."),
+                Block::tool_use("toolu_1", "read", read("a.rs")),
+                Block::tool_result("toolu_1", "read", "fn a() {}"),
+                Block::tool_use("toolu_2", "read", read("b.rs")),
+                Block::tool_error("toolu_2", "read", "no such file"),
+            ],
+        ),
+    ];
+    for (outputs, partial, blocks) in cases {
+        let stored = Turn::new(&history)
+            .round(&call, outputs)
+            .store_interrupted(partial)
+            .unwrap();
+        assert_eq!(stored.blocks, blocks);
+        assert_eq!(stored.role, transcript_replay::Role::Assistant);
+    }
+    // With no round and no partial reply, the turn stores an empty assistant message.
+    let nothing = Turn::new(&history).store_interrupted(None).unwrap();
+    assert!(nothing.blocks.is_empty());
 }

@@ -17,6 +17,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--schema FILE] [--streaming] [--request] [--region R]]
               [--estimate [--family NAME]] [FILE|-]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
+       replay --provider NAME [--round REPLY OUTPUTS]... --store-interrupted PARTIAL|- [--pretty]
        replay --reply PROVIDER [--outcome] [--pretty] FILE|-
        replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
        replay --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
@@ -90,6 +91,11 @@ request body, as JSON.
   --store-turn FINAL      print the one stored message the rounds and FINAL (the reply
                           that ends the turn) become, instead of a body; --model is not
                           needed, and the body's other options change nothing
+  --store-interrupted PARTIAL
+                          print the stored message of a turn cut short after the rounds:
+                          each call with its result where one came, alone where none did,
+                          then PARTIAL (a stored message: the reply as far as it came), or
+                          nothing more for -
   FILE                    the record to read; - reads standard input; none replays a
                           bundled sample conversation
   --estimate              print what the fragment or body costs instead of it, as JSON:
@@ -180,8 +186,16 @@ pub enum Task {
     StoreTurn {
         provider: Provider,
         rounds: Vec<(Input, Input)>,
-        last: Input,
+        close: Close,
     },
+}
+
+/// How a stored turn closes: the reply that ended it, or the partial reply of a turn cut
+/// short (none for `-`).
+#[derive(Debug)]
+pub enum Close {
+    Last(Input),
+    Interrupted(Option<Input>),
 }
 
 pub struct Options {
@@ -217,6 +231,7 @@ struct Given {
     tool_choice: Option<ToolChoice>,
     rounds: Vec<(Input, Input)>,
     store_turn: Option<Input>,
+    store_interrupted: Option<Option<Input>>,
     budget: Option<u64>,
     estimate: bool,
     family: Option<&'static ImageTokens>,
@@ -426,6 +441,11 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 given.rounds.push((reply, outputs));
             }
             "--store-turn" => set(&mut given.store_turn, input(os_value()?), "--store-turn")?,
+            "--store-interrupted" => {
+                let value = os_value()?;
+                let partial = (value != "-").then(|| input(value));
+                set(&mut given.store_interrupted, partial, "--store-interrupted")?;
+            }
             unknown => return Err(format!("unknown option {unknown:?}")),
         }
     }
@@ -465,6 +485,7 @@ impl Given {
                 ("--estimate", self.estimate),
                 ("--round", !self.rounds.is_empty()),
                 ("--store-turn", self.store_turn.is_some()),
+                ("--store-interrupted", self.store_interrupted.is_some()),
                 ("--streaming", self.streaming),
                 ("--request", self.request),
                 ("--region", self.region.is_some()),
@@ -510,6 +531,7 @@ impl Given {
             self.tools.as_ref(),
             self.schema.as_ref(),
             self.store_turn.as_ref(),
+            self.store_interrupted.as_ref().and_then(Option::as_ref),
         ]
         .into_iter()
         .flatten()
@@ -523,20 +545,28 @@ impl Given {
         if stdin > 1 {
             return Err("only one of the inputs can read standard input".to_owned());
         }
-        if let Some(last) = self.store_turn {
-            let provider = provider
-                .ok_or_else(|| "--store-turn needs a --provider other than neutral".to_owned())?;
+        let close = match (self.store_turn, self.store_interrupted) {
+            (Some(_), Some(_)) => {
+                return Err("--store-turn and --store-interrupted are one each".to_owned())
+            }
+            (Some(last), None) => Some(("--store-turn", Close::Last(last))),
+            (None, Some(partial)) => Some(("--store-interrupted", Close::Interrupted(partial))),
+            (None, None) => None,
+        };
+        if let Some((name, close)) = close {
+            let provider =
+                provider.ok_or_else(|| format!("{name} needs a --provider other than neutral"))?;
             let printing = [("--estimate", self.estimate), ("--request", self.request)];
             if let Some((flag, _)) = printing.iter().find(|(_, given)| *given) {
                 return Err(format!(
-                    "--store-turn prints a stored message; {flag} does not apply"
+                    "{name} prints a stored message; {flag} does not apply"
                 ));
             }
             return Ok(Options {
                 task: Task::StoreTurn {
                     provider,
                     rounds: self.rounds,
-                    last,
+                    close,
                 },
                 pretty: self.pretty,
                 input: self.input.unwrap_or(Input::Sample),

@@ -40,7 +40,7 @@ use transcript_replay::{
     StoredMessage, Tool, ToolOutput, Turn,
 };
 
-use self::args::{parse_args, Args, BodyOptions, Input, Options, Task, USAGE};
+use self::args::{parse_args, Args, BodyOptions, Close, Input, Options, Task, USAGE};
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
 /// failed), and a turn killed mid-round.
@@ -69,6 +69,19 @@ fn read_input(input: &Input, what: &str) -> Result<String, String> {
             error.utf8_error().valid_up_to()
         )
     })
+}
+
+/// A stored message from a file (`--store-interrupted`), read as a record's message is.
+fn read_partial(input: &Input) -> Result<StoredMessage, String> {
+    let text = read_input(input, "the partial reply")?;
+    let mut messages = parse_record(&format!("[{text}]"))
+        .map_err(|error| format!("the partial reply: {error}"))?;
+    match (messages.pop(), messages.is_empty()) {
+        (Some(message), true) => Ok(message),
+        (Some(_), false) | (None, _) => {
+            Err("the partial reply is not one stored message".to_owned())
+        }
+    }
 }
 
 /// The turn's neutral request parameters, which the crate writes as the provider takes them:
@@ -221,15 +234,26 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
         Task::StoreTurn {
             provider,
             rounds,
-            last,
+            close,
         } => {
             let rounds = read_rounds(*provider, rounds)?;
-            let last = provider
-                .read_reply(&read_input(last, "the final reply")?)
-                .map_err(|error| format!("the final reply: {error}"))?;
-            let stored = with_rounds(Turn::new(&[]), &rounds)
-                .store_turn(&last)
-                .map_err(|error| error.to_string())?;
+            let turn = with_rounds(Turn::new(&[]), &rounds);
+            let stored = match close {
+                Close::Last(last) => {
+                    let last = provider
+                        .read_reply(&read_input(last, "the final reply")?)
+                        .map_err(|error| format!("the final reply: {error}"))?;
+                    turn.store_turn(&last)
+                }
+                Close::Interrupted(partial) => {
+                    let partial = match partial {
+                        Some(input) => Some(read_partial(input)?),
+                        None => None,
+                    };
+                    turn.store_interrupted(partial.as_ref())
+                }
+            }
+            .map_err(|error| error.to_string())?;
             write_json(&mut out, &stored, pretty)
         }
         Task::Error {

@@ -826,7 +826,9 @@ impl<'a> Turn<'a> {
     /// # Errors
     ///
     /// The [`BodyError`] of a round whose outputs do not answer its calls, or of a reply of
-    /// another provider.
+    /// another provider; and [`ToolLinkage::LastReplyCallsTools`](crate::errors::ToolLinkage)
+    /// when `last` still calls tools (it does not end the turn: send its round, or store the
+    /// turn cut short with [`store_interrupted`](Turn::store_interrupted)).
     ///
     /// ```
     /// use transcript_replay::{anthropic, Block, StoredMessage, ToolOutput, Turn};
@@ -855,6 +857,46 @@ impl<'a> Turn<'a> {
             .first()
             .map_or(last.provider(), |round| round.reply.provider());
         rounds::stored(&self.rounds, last, provider)
+    }
+
+    /// The one stored message of a turn the runtime stopped before it ended (the user
+    /// cancelled, a deadline passed): every round that ran, each call followed by its result
+    /// where one came and alone where none did, then `partial`, the reply as far as it came
+    /// (the text a stream had given, as a stored message), when there is one. A call alone
+    /// replays as prose like any other, so the next turn's request owes it nothing. The usage
+    /// is summed as [`store_turn`](Turn::store_turn) sums it.
+    ///
+    /// # Errors
+    ///
+    /// The [`BodyError`] of a round whose outputs answer no call of it, answer one twice, or
+    /// whose reply is another provider's.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, Block, Role, StoredMessage, ToolInput, ToolOutput, Turn};
+    ///
+    /// let history = [StoredMessage::user("Read a.rs and b.rs.")];
+    /// let call = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.rs"}},
+    ///     {"type": "tool_use", "id": "toolu_2", "name": "read", "input": {"path": "b.rs"}}],
+    ///     "stop_reason": "tool_use"}"#).unwrap();
+    /// // The runtime was stopped after the first tool ran, while the model began to answer.
+    /// let outputs = [ToolOutput::ok("toolu_1", "")];
+    /// let partial = StoredMessage::assistant("a.rs is");
+    /// let stored = Turn::new(&history).round(&call, &outputs).store_interrupted(Some(&partial))?;
+    /// assert_eq!(stored.blocks, [
+    ///     Block::tool_use("toolu_1", "read", ToolInput::json(r#"{"path":"a.rs"}"#).unwrap()),
+    ///     Block::tool_result("toolu_1", "read", ""),
+    ///     Block::tool_use("toolu_2", "read", ToolInput::json(r#"{"path":"b.rs"}"#).unwrap()),
+    ///     Block::text("a.rs is"),
+    /// ]);
+    /// assert_eq!(stored.role, Role::Assistant);
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn store_interrupted(
+        &self,
+        partial: Option<&StoredMessage>,
+    ) -> Result<StoredMessage, BodyError> {
+        rounds::stored_interrupted(&self.rounds, partial)
     }
 
     /// What the turn adds to the record, in one call: the live turn's messages, then the one

@@ -92,6 +92,9 @@ impl BodyError {
             Kind::RoundWithoutCalls(round) => {
                 Of::ToolLinkage(ToolLinkage::RoundWithoutCalls { round: *round })
             }
+            Kind::LastReplyCallsTools { calls } => {
+                Of::ToolLinkage(ToolLinkage::LastReplyCallsTools { calls })
+            }
             Kind::RoundOfAnotherProvider { round, of, .. } => {
                 Of::ToolLinkage(ToolLinkage::RoundOfAnotherProvider {
                     round: *round,
@@ -244,6 +247,10 @@ pub(crate) enum Kind {
     },
     /// A round whose reply calls no tool.
     RoundWithoutCalls(usize),
+    /// A last reply given to `store_turn` that still calls tools: their ids.
+    LastReplyCallsTools {
+        calls: Vec<String>,
+    },
     CallWithoutOutput {
         round: usize,
         id: String,
@@ -446,6 +453,7 @@ impl fmt::Display for Kind {
                 provider,
             } => round_of_another_provider(f, *round, *of, *provider),
             Kind::RoundWithoutCalls(round) => round_without_calls(f, *round),
+            Kind::LastReplyCallsTools { calls } => last_reply_calls_tools(f, calls),
             Kind::CallWithoutOutput { round, id } => {
                 write!(f, "round {round}: the call `{id}` has no output")
             }
@@ -655,6 +663,21 @@ fn round_without_calls(f: &mut fmt::Formatter<'_>, round: usize) -> fmt::Result 
         f,
         "round {round} calls no tool: a reply without tool calls ends the turn (store \
          it with store_turn)"
+    )
+}
+
+/// A last reply that still calls tools, given to `store_turn`.
+fn last_reply_calls_tools(f: &mut fmt::Formatter<'_>, calls: &[String]) -> fmt::Result {
+    f.write_str("the last reply still calls ")?;
+    for (at, id) in calls.iter().enumerate() {
+        if at > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "`{id}`")?;
+    }
+    f.write_str(
+        ": it does not end the turn (send its round with the outputs, or store the turn cut \
+         short with store_interrupted)",
     )
 }
 

@@ -151,6 +151,12 @@ pub enum ToolLinkage<'a> {
         /// The call's id.
         id: &'a str,
     },
+    /// The last reply given to `store_turn` still calls tools: it does not end the turn.
+    /// Send its round, or store the turn cut short with `Turn::store_interrupted`.
+    LastReplyCallsTools {
+        /// The ids of the calls it makes.
+        calls: &'a [String],
+    },
     /// A round whose reply calls no tool: it ends the turn (store it with `store_turn`).
     RoundWithoutCalls {
         /// The round.
