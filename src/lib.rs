@@ -185,7 +185,7 @@ pub use crate::cost::Priced;
 pub use crate::dialects::Dialect;
 pub use crate::file::ToolFile;
 pub use crate::fit::Budget;
-pub use crate::params::Reasoning;
+pub use crate::params::{Compaction, Reasoning};
 pub use crate::provider::Provider;
 pub use crate::request::{Auth, Request};
 pub use crate::rounds::{ToolImage, ToolOutput};

@@ -88,6 +88,97 @@ pub(crate) struct Params {
     /// body.
     pub(crate) region: Option<String>,
     pub(crate) reply_schema: Option<ReplySchema>,
+    pub(crate) compaction: Option<Compaction>,
+}
+
+/// Compaction asked of a provider that compacts a conversation on its own side
+/// ([`Turn::compaction`](crate::Turn::compaction)): when the input reaches `threshold` tokens,
+/// the provider replaces the history before the turn by a summary it writes, and the reply
+/// carries it as a `compaction` block the runtime stores. `instructions` replace the
+/// provider's own summary prompt; `pause` stops the reply after the compaction (the turn goes
+/// on with the next request).
+///
+/// ```
+/// use transcript_replay::{Compaction, StoredMessage, Turn};
+///
+/// let history = [StoredMessage::user("Hi")];
+/// let ask = Compaction::at(150_000).instructions("Keep the file names.").pause();
+/// let turn = Turn::new(&history).without_preamble().compaction(ask);
+/// let body = serde_json::to_value(transcript_replay::anthropic::body(&turn)?).unwrap();
+/// assert_eq!(body["context_management"]["edits"][0]["trigger"]["value"], 150_000);
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    threshold: u64,
+    instructions: Option<String>,
+    pause: bool,
+}
+
+impl Compaction {
+    /// Compaction once the input reaches `threshold` tokens.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Compaction::at(100_000).threshold(), 100_000);
+    /// ```
+    pub fn at(threshold: u64) -> Self {
+        Compaction {
+            threshold,
+            instructions: None,
+            pause: false,
+        }
+    }
+
+    /// The instructions the provider's summary follows, in place of its own.
+    ///
+    /// ```
+    /// let ask = transcript_replay::Compaction::at(100_000).instructions("Keep the paths.");
+    /// assert_eq!(ask.instructions_given(), Some("Keep the paths."));
+    /// ```
+    #[must_use]
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Stops the reply after the compaction: it ends paused, and the runtime sends the next
+    /// request (with the compaction pushed as a round) to go on.
+    ///
+    /// ```
+    /// assert!(transcript_replay::Compaction::at(100_000).pause().pauses());
+    /// ```
+    #[must_use]
+    pub fn pause(mut self) -> Self {
+        self.pause = true;
+        self
+    }
+
+    /// The threshold in input tokens.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Compaction::at(5_000).threshold(), 5_000);
+    /// ```
+    pub fn threshold(&self) -> u64 {
+        self.threshold
+    }
+
+    /// The instructions, when given.
+    ///
+    /// ```
+    /// assert_eq!(transcript_replay::Compaction::at(5_000).instructions_given(), None);
+    /// ```
+    pub fn instructions_given(&self) -> Option<&str> {
+        self.instructions.as_deref()
+    }
+
+    /// Whether the reply pauses after the compaction.
+    ///
+    /// ```
+    /// assert!(!transcript_replay::Compaction::at(5_000).pauses());
+    /// ```
+    pub fn pauses(&self) -> bool {
+        self.pause
+    }
 }
 
 /// The JSON schema a reply is asked for in
@@ -416,6 +507,15 @@ impl Params {
     /// is merged, the same key in both being that error.
     pub(crate) fn merged(&self, provider: Provider, caller: &Fields) -> Result<Fields, BodyError> {
         let written = (provider.surface().params)(self, provider)?;
+        // A provider whose writer wrote no field for the compaction asked compacts on no
+        // request of its own: the error, never a silent omission.
+        if self.compaction.is_some() && !written.iter().any(|field| field.param == "compaction") {
+            return Err(Params::not_taken(
+                provider,
+                "compaction",
+                "no compaction of its own (the runtime summarizes the history itself)",
+            ));
+        }
         if written.is_empty() {
             return Ok(caller.clone());
         }

@@ -300,3 +300,94 @@ fn a_provider_s_compaction_is_read_whole_and_streamed_alike() {
         "{body}"
     );
 }
+
+/// (provider, the compaction asked, the body's `context_management`, or the error's start).
+#[test]
+fn compaction_is_asked_where_the_provider_compacts_and_refused_by_name_elsewhere() {
+    use transcript_replay::Compaction;
+    let record = [StoredMessage::user("Hi")];
+    let full = || {
+        Compaction::at(150_000)
+            .instructions("Keep the paths.")
+            .pause()
+    };
+    let cases: Vec<(Provider, Compaction, Result<&str, &str>)> = vec![
+        (
+            Provider::Anthropic,
+            full(),
+            Ok(
+                r#"{"edits":[{"instructions":"Keep the paths.","pause_after_compaction":true,"trigger":{"type":"input_tokens","value":150000},"type":"compact_20260112"}]}"#,
+            ),
+        ),
+        (
+            Provider::Anthropic,
+            Compaction::at(50_000),
+            Ok(
+                r#"{"edits":[{"trigger":{"type":"input_tokens","value":50000},"type":"compact_20260112"}]}"#,
+            ),
+        ),
+        (
+            Provider::OpenAiResponses,
+            Compaction::at(1_000),
+            Ok(r#"[{"compact_threshold":1000,"type":"compaction"}]"#),
+        ),
+        (
+            Provider::OpenAiResponses,
+            Compaction::at(999),
+            Err("OpenAI takes a compaction threshold of at least 1,000 input tokens"),
+        ),
+        (
+            Provider::OpenAiResponses,
+            full(),
+            Err("OpenAI takes a compaction threshold alone"),
+        ),
+        (
+            Provider::OpenAi,
+            Compaction::at(50_000),
+            Err("OpenAI takes no compaction of its own"),
+        ),
+        (
+            Provider::Gemini,
+            Compaction::at(50_000),
+            Err("Gemini takes no compaction of its own"),
+        ),
+        (
+            Provider::Bedrock,
+            Compaction::at(50_000),
+            Err("Bedrock takes no compaction of its own"),
+        ),
+    ];
+    for (provider, ask, expected) in cases {
+        let turn = Turn::new(&record)
+            .without_preamble()
+            .model("m")
+            .max_output(1024)
+            .compaction(ask);
+        let got = provider
+            .body(&turn)
+            .map(|body| serde_json::to_value(&body).unwrap()["context_management"].to_string())
+            .map_err(|error| error.to_string());
+        match (&got, expected) {
+            (Ok(got), Ok(expected)) => assert_eq!(got, expected, "{provider:?}"),
+            (Err(got), Err(expected)) => assert!(got.starts_with(expected), "{provider:?}: {got}"),
+            (got, expected) => panic!("{provider:?}: got {got:?}, expected {expected:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_compaction_beta_is_named_on_the_ask_and_on_a_paused_compaction_in_the_round() {
+    use transcript_replay::{Compaction, ToolOutput};
+    let beta = ("anthropic-beta", "compact-2026-01-12".to_owned());
+    let record = [StoredMessage::user("Hi")];
+    let asked = Turn::new(&record).compaction(Compaction::at(50_000));
+    assert!(Provider::Anthropic.request(&asked).headers.contains(&beta));
+    // A reply paused after compacting goes back as a round: its compaction block is sent
+    // natively, so the request names the beta though the record holds none.
+    let paused = Provider::Anthropic
+        .read_reply(r#"{"role":"assistant","content":[{"type":"compaction","content":"Said hi.","encrypted_content":"sig"}],"stop_reason":"compaction"}"#)
+        .unwrap();
+    let outputs: [ToolOutput; 0] = [];
+    let round = Turn::new(&record).round(&paused, &outputs);
+    assert!(Provider::Anthropic.request(&round).headers.contains(&beta));
+}

@@ -5,8 +5,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use transcript_replay::{
-    cost::image_tokens, cost::ImageTokens, cost::IMAGE_TOKENS, Cache, Provider, Reasoning,
-    ToolChoice, Vision,
+    cost::image_tokens, cost::ImageTokens, cost::IMAGE_TOKENS, Cache, Compaction, Provider,
+    Reasoning, ToolChoice, Vision,
 };
 
 pub const USAGE: &str = "\
@@ -50,6 +50,11 @@ request body, as JSON.
                           budget (OpenAI's reasoning_effort, Responses' reasoning.effort
                           with its encrypted content kept, Anthropic's and Bedrock's
                           thinking, Gemini's thinkingConfig)
+  --compact-at N          ask the provider to compact the conversation once the input
+                          reaches N tokens (Anthropic's context_management edit, with
+                          --compact-instructions TEXT and --compact-pause; Responses'
+                          context_management entry); an error for a provider that
+                          compacts on no request of its own
   --temperature X         the sampling temperature
   --stop TEXT             a sequence that ends the reply (repeatable)
   --schema FILE           ask for the reply as JSON in this JSON schema (an object), named
@@ -150,6 +155,8 @@ pub struct BodyOptions {
     pub reasoning: Option<Reasoning>,
     /// `--temperature X`.
     pub temperature: Option<f64>,
+    /// `--compact-at N`, `--compact-instructions TEXT`, `--compact-pause`.
+    pub compaction: Option<Compaction>,
     /// `--stop TEXT`, each.
     pub stop: Vec<String>,
     /// `--schema FILE`: the reply's JSON schema.
@@ -239,6 +246,9 @@ struct Given {
     request: bool,
     reasoning: Option<Reasoning>,
     temperature: Option<f64>,
+    compact_at: Option<u64>,
+    compact_instructions: Option<String>,
+    compact_pause: bool,
     stop: Vec<String>,
     schema: Option<Input>,
     region: Option<String>,
@@ -353,6 +363,16 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 };
                 set(&mut given.reasoning, parsed, "--reasoning")?;
             }
+            "--compact-at" => {
+                let parsed = positive("--compact-at", &value()?)?;
+                set(&mut given.compact_at, parsed, "--compact-at")?;
+            }
+            "--compact-instructions" => set(
+                &mut given.compact_instructions,
+                value()?,
+                "--compact-instructions",
+            )?,
+            "--compact-pause" => given.compact_pause = true,
             "--temperature" => {
                 let text = value()?;
                 let parsed: f64 = text
@@ -587,6 +607,24 @@ impl Given {
             (None, _) => image_tokens("gpt-4o"),
         };
         let family = rule.filter(|_| self.estimate);
+        let compaction = match (
+            self.compact_at,
+            &self.compact_instructions,
+            self.compact_pause,
+        ) {
+            (Some(tokens), instructions, pause) => {
+                let mut ask = Compaction::at(tokens);
+                if let Some(instructions) = instructions {
+                    ask = ask.instructions(instructions.clone());
+                }
+                Some(if pause { ask.pause() } else { ask })
+            }
+            (None, Some(_), _) => {
+                return Err("--compact-instructions needs --compact-at".to_owned())
+            }
+            (None, None, true) => return Err("--compact-pause needs --compact-at".to_owned()),
+            (None, None, false) => None,
+        };
         let body = match self.model {
             Some(model) => {
                 if provider.is_none() {
@@ -607,6 +645,7 @@ impl Given {
                     request: self.request,
                     reasoning: self.reasoning,
                     temperature: self.temperature,
+                    compaction,
                     stop: self.stop,
                     schema: self.schema,
                     region: self.region,
@@ -627,6 +666,7 @@ impl Given {
                     ("--request", self.request),
                     ("--reasoning", self.reasoning.is_some()),
                     ("--temperature", self.temperature.is_some()),
+                    ("--compact-at", self.compact_at.is_some()),
                     ("--stop", !self.stop.is_empty()),
                     ("--schema", self.schema.is_some()),
                     ("--region", self.region.is_some()),

@@ -104,6 +104,9 @@ fn with_params<'a>(
     if let Some(temperature) = options.temperature {
         turn = turn.temperature(temperature);
     }
+    if let Some(compaction) = &options.compaction {
+        turn = turn.compaction(compaction.clone());
+    }
     if let Some(region) = &options.region {
         turn = turn.region(region);
     }

@@ -30,6 +30,26 @@ pub(crate) const PAIRS: [Pair; 2] = [
     },
 ];
 
+/// The compaction asked, as the Messages API's `context_management` edit `compact_20260112`:
+/// its trigger in input tokens, the caller's instructions, whether to pause after it
+/// (<https://platform.claude.com/docs/en/build-with-claude/compaction>; beta
+/// `compact-2026-01-12`, whose header the request carries).
+fn context_management(compaction: &crate::params::Compaction) -> serde_json::Value {
+    let mut edit = serde_json::Map::new();
+    edit.insert("type".into(), json!("compact_20260112"));
+    edit.insert(
+        "trigger".into(),
+        json!({"type": "input_tokens", "value": compaction.threshold()}),
+    );
+    if let Some(instructions) = compaction.instructions_given() {
+        edit.insert("instructions".into(), json!(instructions));
+    }
+    if compaction.pauses() {
+        edit.insert("pause_after_compaction".into(), json!(true));
+    }
+    json!({"edits": [edit]})
+}
+
 /// The parameters as the Messages API's fields: `model`, `max_tokens`, `thinking` with its
 /// budget, `stream`, `temperature`, `stop_sequences`, and the reply schema as
 /// `output_config.format` (the spec's `OutputConfig`, `JsonOutputFormat`: a `schema` and no
@@ -73,6 +93,13 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
             .stops()
             .map(|stops| Field::new("stop_sequences", "stop", stops)),
     );
+    if let Some(compaction) = &params.compaction {
+        fields.push(Field::new(
+            "context_management",
+            "compaction",
+            context_management(compaction),
+        ));
+    }
     if let Some(reply) = &params.reply_schema {
         fields.extend(Field::object(
             "output_config",

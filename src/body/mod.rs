@@ -305,6 +305,34 @@ impl<'a> Turn<'a> {
         self
     }
 
+    /// Asks the provider to compact the conversation on its side once the input reaches the
+    /// [`Compaction`](crate::Compaction)'s threshold: Anthropic's `context_management` edit
+    /// `compact_20260112` (with its instructions and whether to pause after it, and the header
+    /// `anthropic-beta: compact-2026-01-12`,
+    /// <https://platform.claude.com/docs/en/build-with-claude/compaction>), Responses'
+    /// `context_management` entry of type `compaction` with its `compact_threshold` (at least
+    /// 1,000 tokens, and neither instructions nor a pause, which Responses does not take,
+    /// <https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window>).
+    /// Any other provider compacts on no request of its own: the body is then the error naming
+    /// it (there the runtime summarizes the history itself, and stores the summary as a
+    /// [`Block::compaction`](crate::Block::compaction)).
+    ///
+    /// ```
+    /// use transcript_replay::{Compaction, Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).without_preamble().compaction(Compaction::at(50_000));
+    /// let body = serde_json::to_value(Provider::OpenAiResponses.body(&turn)?).unwrap();
+    /// assert_eq!(body["context_management"][0]["compact_threshold"], 50_000);
+    /// assert!(Provider::Gemini.body(&turn).is_err());
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    #[must_use]
+    pub fn compaction(mut self, compaction: crate::params::Compaction) -> Self {
+        self.params.compaction = Some(compaction);
+        self
+    }
+
     /// The sampling temperature: `temperature` (Gemini's and Bedrock's in their
     /// configuration objects).
     ///
@@ -806,7 +834,12 @@ impl<'a> Turn<'a> {
     /// Whether the history or live turn holds a compaction made by the provider `id`, which
     /// that provider is sent back natively.
     pub(crate) fn carries_compaction_of(&self, id: &str) -> bool {
-        compaction::made_by(&[self.history, self.live], id)
+        self.params.compaction.is_some()
+            || compaction::made_by(&[self.history, self.live], id)
+            || self
+                .rounds
+                .iter()
+                .any(|round| compaction::made_by(&[std::slice::from_ref(&round.reply.message)], id))
     }
 
     pub(crate) fn vision_given(&self) -> Vision {

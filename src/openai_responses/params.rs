@@ -60,6 +60,9 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
     if !params.stop.is_empty() {
         return Err(Params::not_taken(provider, "stop", "no stop sequences"));
     }
+    if let Some(compaction) = &params.compaction {
+        fields.push(context_management(compaction, provider)?);
+    }
     if let Some(reply) = &params.reply_schema {
         fields.extend(Field::object(
             "text",
@@ -75,4 +78,37 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
         ));
     }
     Ok(fields)
+}
+
+/// The least threshold Responses compacts at: `compact_threshold` "Minimum 1000" (the pinned
+/// spec's `ContextManagementParam`;
+/// <https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window>).
+const LEAST_THRESHOLD: u64 = 1_000;
+
+/// The compaction asked, as Responses' `context_management` entry: `[{"type": "compaction",
+/// "compact_threshold": N}]`. Responses takes a threshold alone: instructions or a pause are
+/// the error, never dropped unsaid.
+fn context_management(
+    compaction: &crate::params::Compaction,
+    provider: Provider,
+) -> Result<Field, BodyError> {
+    if compaction.threshold() < LEAST_THRESHOLD {
+        return Err(Params::not_taken(
+            provider,
+            "compaction",
+            "a compaction threshold of at least 1,000 input tokens",
+        ));
+    }
+    if compaction.instructions_given().is_some() || compaction.pauses() {
+        return Err(Params::not_taken(
+            provider,
+            "compaction",
+            "a compaction threshold alone (no instructions, no pause)",
+        ));
+    }
+    Ok(Field::new(
+        "context_management",
+        "compaction",
+        json!([{"type": "compaction", "compact_threshold": compaction.threshold()}]),
+    ))
 }
