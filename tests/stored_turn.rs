@@ -278,7 +278,7 @@ fn a_turn_cut_short_stores_each_call_with_its_result_or_alone_then_the_partial_r
         "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}}"#,
     )
     .unwrap();
-    let read = |path: &str| ToolInput::json(&format!(r#"{{"path":"{path}"}}"#)).unwrap();
+    let read = |path: &str| ToolInput::json(format!(r#"{{"path":"{path}"}}"#)).unwrap();
     let one = [ToolOutput::ok("toolu_1", "fn a() {}")];
     let both = [
         ToolOutput::ok("toolu_1", "fn a() {}"),
