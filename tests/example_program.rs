@@ -749,6 +749,30 @@ fn outcome_spells_a_paused_turn_paused_and_prints_server_tools_as_calls_and_resu
 }
 
 #[test]
+fn outcome_prints_a_gemini_blocked_prompt_and_the_other_candidates_as_metadata() {
+    let blocked = r#"{"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 4}}"#;
+    for mode in ["--reply", "--stream"] {
+        let input = match mode {
+            "--stream" => format!("data: {blocked}\n\n"),
+            _ => blocked.to_owned(),
+        };
+        let outcome = stdout_json(&run(&[mode, "gemini", "--outcome", "-"], &input));
+        assert_eq!(
+            outcome,
+            serde_json::json!({"stop": "content_filter",
+                "message": {"role": "assistant", "blocks": [], "usage": {"input_tokens": 4, "output_tokens": 0}},
+                "metadata": {"prompt_blocked": "SAFETY"}}),
+            "{mode}"
+        );
+    }
+    let two = r#"{"candidates": [{"content": {"parts": [{"text": "A"}]}, "finishReason": 1, "index": 0},
+        {"content": {"parts": [{"text": "B"}]}, "finishReason": 1, "index": 1}]}"#;
+    let outcome = stdout_json(&run(&["--reply", "gemini", "--outcome", "-"], two));
+    assert_eq!(outcome["stop"], "end_turn");
+    assert_eq!(outcome["metadata"], serde_json::json!({"other_choices": 1}));
+}
+
+#[test]
 fn request_prints_the_request_around_the_body_for_the_same_provider_model_and_streaming() {
     for (args, expected) in [
         (

@@ -110,3 +110,64 @@ fn the_result_of_a_deprecated_function_call_goes_back_as_a_function_message() {
     assert!(!body.contains("made_"), "{body}");
     assert!(!body.contains(r#""role":"tool""#), "{body}");
 }
+
+#[test]
+fn gemini_s_newer_parts_enums_and_empty_replies_are_read_never_refused_whole_and_streamed() {
+    // (what the body is, the body, the stored blocks as JSON)
+    let cases = [
+        (
+            // A server tool's call and response (`toolCall`, `toolResponse`: Gemini 3 with
+            // `toolConfig.includeServerSideToolInvocations`,
+            // <https://ai.google.dev/gemini-api/docs/tool-combination>): read, where they were
+            // `[Not kept: Gemini toolCall content]`.
+            "a server tool's invocation",
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"toolCall":{"toolType":"GOOGLE_SEARCH_IMAGE","args":{"queries":["cat"]},"id":"s1"},"thoughtSignature":"c2ln"},{"toolResponse":{"toolType":"GOOGLE_SEARCH_IMAGE","response":{"images":[]},"id":"s1"}}]},"finishReason":"STOP"}]}"#,
+            r#"[{"type":"tool_use","id":"s1","name":"google_search_image","input":{"queries":["cat"]},"provider_executed":true},{"type":"tool_result","tool_use_id":"s1","tool_name":"google_search_image","output":"{\"images\":[]}","is_error":false}]"#,
+        ),
+        (
+            // A tool type given as a number (its numbers are not published) or not at all, a
+            // response that answers no call: each kept, named as no tool.
+            "an unnamed server tool, and a response to no call",
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"toolCall":{"toolType":3,"args":{"urls":["https://a.example"]}}},{"toolResponse":{"response":{"ok":true}}},{"toolResponse":{"id":"x9","response":{"late":1}}}]},"finishReason":1}]}"#,
+            r#"[{"type":"tool_use","id":"made_0_0","name":"server_tool","input":{"urls":["https://a.example"]},"provider_executed":true},{"type":"tool_result","tool_use_id":"made_0_0","tool_name":"server_tool","output":"{\"ok\":true}","is_error":false},{"type":"tool_result","tool_use_id":"x9","tool_name":"server_tool","output":"{\"late\":1}","is_error":false}]"#,
+        ),
+        (
+            // Every enum the reader reads, as numbers (`$alt=json;enum-encoding=int`); a block
+            // reason of 0 (unspecified) blocks nothing.
+            "enums as numbers",
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"executableCode":{"language":1,"code":"1/0"}},{"codeExecutionResult":{"outcome":3}}]},"finishReason":11}],"promptFeedback":{"blockReason":0}}"#,
+            r#"[{"type":"tool_use","id":"made_0_0","name":"code_execution","input":{"code":"1/0","language":"PYTHON"},"provider_executed":true},{"type":"tool_result","tool_use_id":"made_0_0","tool_name":"code_execution","output":"OUTCOME_DEADLINE_EXCEEDED","is_error":true}]"#,
+        ),
+        (
+            // A blocked prompt: no candidate, no content, never a refusal.
+            "a blocked prompt",
+            r#"{"promptFeedback":{"blockReason":"OTHER"}}"#,
+            "[]",
+        ),
+    ];
+    for (what, body, blocks) in cases {
+        let whole = Provider::Gemini
+            .read_reply(body)
+            .unwrap_or_else(|error| panic!("{what}: {error}"));
+        assert_eq!(
+            serde_json::to_string(&whole.message.blocks).unwrap(),
+            blocks,
+            "{what}"
+        );
+        assert!(whole.not_kept().is_empty(), "{what}");
+        assert_ne!(whole.stop, transcript_replay::StopReason::Refusal, "{what}");
+        assert_eq!(
+            whole.metadata().prompt_blocked.is_some(),
+            what == "a blocked prompt",
+            "{what}"
+        );
+        let mut reader = Provider::Gemini.stream();
+        reader
+            .feed(format!("data: {body}\r\n\r\n").as_bytes())
+            .unwrap_or_else(|error| panic!("{what}, streamed: {error}"));
+        let streamed = reader
+            .finish()
+            .unwrap_or_else(|error| panic!("{what}, streamed: {error}"));
+        assert_eq!(streamed, whole, "{what}, streamed");
+    }
+}

@@ -179,6 +179,98 @@ fn the_providers_documented_examples_become_these_stored_messages() {
             ],
             None,
         ),
+        (
+            // Google's example of a Gemini 3 reply when the request sets
+            // `toolConfig.includeServerSideToolInvocations`: a server tool's call and response,
+            // each with its signature, then a function call
+            // (<https://ai.google.dev/gemini-api/docs/tool-combination>, "Example request
+            // structure"; the signatures are stand-ins for its "...").
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"role": "model", "parts": [
+                  {"thoughtSignature": "c2lnLWE=", "toolCall": {"toolType": "GOOGLE_SEARCH_WEB",
+                    "args": {"queries": ["northernmost city in the United States"]}, "id": "a7b3k9p2"}},
+                  {"thoughtSignature": "c2lnLWI=", "toolResponse": {"toolType": "GOOGLE_SEARCH_WEB",
+                    "response": {"search_suggestions": "..."}, "id": "a7b3k9p2"}},
+                  {"functionCall": {"name": "getWeather", "args": {"city": "Utqiaġvik, Alaska"}, "id": "m4q8z1v6"},
+                   "thoughtSignature": "c2lnLWM="}]},
+                  "finishReason": "STOP"}]}"#,
+            vec![
+                Block::provider_tool_use(
+                    "a7b3k9p2",
+                    "google_search_web",
+                    json(r#"{"queries":["northernmost city in the United States"]}"#),
+                ),
+                Block::ToolResult {
+                    tool_use_id: "a7b3k9p2".to_owned(),
+                    tool_name: "google_search_web".to_owned(),
+                    output: r#"{"search_suggestions":"..."}"#.to_owned(),
+                    is_error: false,
+                },
+                Block::tool_use("m4q8z1v6", "getWeather", json(r#"{"city":"Utqiaġvik, Alaska"}"#)),
+            ],
+            None,
+        ),
+        (
+            // The other server tools of the same page: URL context (`urls`, answered by
+            // `urls_metadata`), Google Maps, file search (no arguments, no response); a call
+            // without an id gets a made one, counted with the reply's other calls, and its
+            // response without an id answers the last call unanswered.
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"role": "model", "parts": [
+                  {"toolCall": {"toolType": "URL_CONTEXT", "args": {"urls": ["https://a.example"]}, "id": "u1"}},
+                  {"toolCall": {"toolType": "GOOGLE_MAPS", "args": {"queries": ["cafes"]}}},
+                  {"toolResponse": {"toolType": "GOOGLE_MAPS", "response": {"places": [{"name": "Cafe"}]}}},
+                  {"toolResponse": {"toolType": "URL_CONTEXT", "id": "u1",
+                    "response": {"urls_metadata": [{"retrieved_url": "https://a.example",
+                      "url_retrieval_status": "URL_RETRIEVAL_STATUS_SUCCESS"}]}}},
+                  {"toolCall": {"toolType": "FILE_SEARCH"}},
+                  {"toolResponse": {"toolType": "FILE_SEARCH"}},
+                  {"text": "Found."}]}, "finishReason": "STOP"}]}"#,
+            vec![
+                Block::provider_tool_use("u1", "url_context", json(r#"{"urls":["https://a.example"]}"#)),
+                Block::provider_tool_use("made_0_1", "google_maps", json(r#"{"queries":["cafes"]}"#)),
+                Block::ToolResult {
+                    tool_use_id: "made_0_1".to_owned(),
+                    tool_name: "google_maps".to_owned(),
+                    output: r#"{"places":[{"name":"Cafe"}]}"#.to_owned(),
+                    is_error: false,
+                },
+                Block::ToolResult {
+                    tool_use_id: "u1".to_owned(),
+                    tool_name: "url_context".to_owned(),
+                    output: r#"{"urls_metadata":[{"retrieved_url":"https://a.example","url_retrieval_status":"URL_RETRIEVAL_STATUS_SUCCESS"}]}"#.to_owned(),
+                    is_error: false,
+                },
+                Block::provider_tool_use("made_0_2", "file_search", json("{}")),
+                Block::ToolResult {
+                    tool_use_id: "made_0_2".to_owned(),
+                    tool_name: "file_search".to_owned(),
+                    output: String::new(),
+                    is_error: false,
+                },
+                Block::text("Found."),
+            ],
+            None,
+        ),
+        (
+            // A blocked prompt: no candidate, and no content (the API reference's
+            // `PromptFeedback`, <https://ai.google.dev/api/generate-content#PromptFeedback>).
+            Provider::Gemini,
+            r#"{"promptFeedback": {"blockReason": "SAFETY", "safetyRatings": [
+                  {"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH"}]},
+                "usageMetadata": {"promptTokenCount": 8, "totalTokenCount": 8}}"#,
+            vec![],
+            usage(8, 0, 0, 0),
+        ),
+        (
+            // Two candidates (`candidateCount: 2`): the first is the message.
+            Provider::Gemini,
+            r#"{"candidates": [
+                  {"content": {"role": "model", "parts": [{"text": "Heads."}]}, "finishReason": "STOP", "index": 0},
+                  {"content": {"role": "model", "parts": [{"text": "Tails."}]}, "finishReason": "STOP", "index": 1}]}"#,
+            vec![Block::text("Heads.")],
+            None,
+        ),
     ];
     let mut failures = Vec::new();
     for (index, (provider, reply, blocks, usage)) in cases.into_iter().enumerate() {
@@ -264,9 +356,10 @@ fn a_reply_that_is_not_what_the_provider_documents_is_an_error_that_says_where_a
             "Anthropic reply, the body (line 1, column 81): missing field `content`",
         ),
         (
+            // No candidate, and no block reason to say why (a blocked prompt is a reply).
             Provider::Gemini,
-            r#"{"promptFeedback": {"blockReason": "SAFETY"}}"#,
-            "Gemini reply, the body (line 1, column 1): the reply has no candidate (the prompt was blocked: SAFETY)",
+            r#"{"candidates": [], "usageMetadata": {"promptTokenCount": 3}}"#,
+            "Gemini reply, the body (line 1, column 1): the reply has no candidate",
         ),
         (
             Provider::Gemini,

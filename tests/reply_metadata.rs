@@ -28,6 +28,30 @@ const WHOLE: &[(&str, &str, &str)] = &[
         r#"{"candidates":[{"content":{"parts":[{"text":"Read one."}]},"finishReason":"STOP","urlContextMetadata":{"urlMetadata":[{"retrievedUrl":"https://a.example","urlRetrievalStatus":"URL_RETRIEVAL_STATUS_SUCCESS"},{"retrievedUrl":"https://b.example","urlRetrievalStatus":"URL_RETRIEVAL_STATUS_ERROR"}]}}]}"#,
         r#"{"urls":[{"url":"https://a.example","status":"URL_RETRIEVAL_STATUS_SUCCESS","read":true},{"url":"https://b.example","status":"URL_RETRIEVAL_STATUS_ERROR","read":false}]}"#,
     ),
+    (
+        // A blocked prompt: no candidate, the reason kept (spec `PromptFeedback.blockReason`).
+        "gemini",
+        r#"{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}"#,
+        r#"{"prompt_blocked":"PROHIBITED_CONTENT"}"#,
+    ),
+    (
+        // Its reason as a number (`enum-encoding=int`; `BlockReason` 3 is `BLOCKLIST`).
+        "gemini",
+        r#"{"promptFeedback":{"blockReason":3}}"#,
+        r#"{"prompt_blocked":"BLOCKLIST"}"#,
+    ),
+    (
+        // Three candidates (`candidateCount: 3`): the first read, two counted.
+        "gemini",
+        r#"{"candidates":[{"content":{"parts":[{"text":"A"}]},"finishReason":"STOP","index":0},{"content":{"parts":[{"text":"B"}]},"finishReason":"STOP","index":1},{"content":{"parts":[{"text":"C"}]},"finishReason":"STOP","index":2}]}"#,
+        r#"{"other_choices":2}"#,
+    ),
+    (
+        // A URL's status as a number (`UrlRetrievalStatus` 1 is success, 3 a paywall).
+        "gemini",
+        r#"{"candidates":[{"content":{"parts":[{"text":"Read one."}]},"finishReason":1,"urlContextMetadata":{"urlMetadata":[{"retrievedUrl":"https://a.example","urlRetrievalStatus":1},{"retrievedUrl":"https://b.example","urlRetrievalStatus":3}]}}]}"#,
+        r#"{"urls":[{"url":"https://a.example","status":"URL_RETRIEVAL_STATUS_SUCCESS","read":true},{"url":"https://b.example","status":"URL_RETRIEVAL_STATUS_PAYWALL","read":false}]}"#,
+    ),
 ];
 
 #[test]
@@ -122,4 +146,19 @@ fn gemini_s_stream_gives_the_whole_reply_s_urls() {
     let streamed = streamed(Provider::Gemini, &events);
     assert_eq!(streamed.metadata(), whole.metadata());
     assert_eq!(streamed.metadata().urls.len(), 2);
+}
+
+#[test]
+fn gemini_s_stream_gives_the_whole_reply_s_blocked_prompt_and_other_choices() {
+    for (_, body, _) in &WHOLE[3..6] {
+        let whole = Provider::Gemini.read_reply(body).unwrap();
+        let streamed = streamed(Provider::Gemini, &format!("data: {body}\n\n"));
+        assert_eq!(streamed, whole, "{body}");
+        assert!(!streamed.metadata().is_empty(), "{body}");
+    }
+    let (_, blocked, _) = WHOLE[3];
+    let reply = Provider::Gemini.read_reply(blocked).unwrap();
+    assert_eq!(reply.stop, transcript_replay::StopReason::ContentFilter);
+    assert!(reply.message.blocks.is_empty());
+    assert_eq!(reply.message.usage.map(|usage| usage.input_tokens), Some(9));
 }

@@ -495,3 +495,87 @@ fn the_estimate_prices_a_rounds_images_as_images_and_says_what_each_cost_is_of()
         );
     }
 }
+
+#[test]
+fn gemini_server_tool_parts_go_back_in_the_round_as_they_came_whole_and_streamed() {
+    // Google's example of a Gemini 3 turn that combines a server tool with a function
+    // (<https://ai.google.dev/gemini-api/docs/tool-combination>, "Example request structure"):
+    // "Return all parts exactly as received in subsequent requests", each with its signature.
+    let parts = [
+        r#"{"thoughtSignature":"c2lnLWE=","toolCall":{"toolType":"GOOGLE_SEARCH_WEB","args":{"queries":["northernmost city in the United States"]},"id":"a7b3k9p2"}}"#,
+        r#"{"thoughtSignature":"c2lnLWI=","toolResponse":{"toolType":"GOOGLE_SEARCH_WEB","response":{"search_suggestions":"..."},"id":"a7b3k9p2"}}"#,
+        r#"{"functionCall":{"name":"getWeather","args":{"city":"Utqiaġvik, Alaska"},"id":"m4q8z1v6"},"thoughtSignature":"c2lnLWM="}"#,
+    ];
+    let stream: String = parts
+        .iter()
+        .map(|part| {
+            format!(r#"data: {{"candidates":[{{"content":{{"role":"model","parts":[{part}]}}}}]}}"#)
+                + "\r\n\r\n"
+        })
+        .chain([
+            r#"data: {"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"STOP"}]}"#.to_owned()
+                + "\r\n\r\n",
+        ])
+        .collect();
+    let mut reader = Provider::Gemini.stream();
+    reader.feed(stream.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    let whole = Provider::Gemini
+        .read_reply(&format!(
+            r#"{{"candidates":[{{"content":{{"role":"model","parts":[{}]}},"finishReason":"STOP"}}]}}"#,
+            parts.join(",")
+        ))
+        .unwrap();
+    assert_eq!(streamed, whole);
+    // Only the function call is owed an output; the server tool's call was answered by Google.
+    let calls: Vec<&str> = whole.calls().iter().map(|call| call.id).collect();
+    assert_eq!(calls, ["m4q8z1v6"]);
+    assert_eq!(whole.stop, transcript_replay::StopReason::ToolUse);
+    let history = [StoredMessage::user(
+        "What is the northernmost city in the United States? What's the weather like there today?",
+    )];
+    let outputs = [ToolOutput::ok(
+        "m4q8z1v6",
+        "Very cold. 22 degrees Fahrenheit.",
+    )];
+    for reply in [&streamed, &whole] {
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .round(reply, &outputs);
+        assert!(
+            body(Provider::Gemini, &turn).ends_with(&format!(
+                concat!(
+                    r#"{{"role":"model","parts":[{}]}},"#,
+                    r#"{{"role":"user","parts":[{{"functionResponse":{{"id":"m4q8z1v6","name":"getWeather","response":{{"output":"Very cold. 22 degrees Fahrenheit."}}}}}}]}}]}}"#,
+                ),
+                parts.join(",")
+            )),
+            "{}",
+            body(Provider::Gemini, &turn)
+        );
+    }
+    // Across turns, the stored turn replays as prose, the server tool's call and result
+    // among it, as every provider's server tools do; no native part of it is sent.
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .round(&whole, &outputs);
+    let last = Provider::Gemini
+        .read_reply(r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Utqiaġvik: very cold."}]},"finishReason":"STOP"}]}"#)
+        .unwrap();
+    let stored = turn.store_turn(&last).unwrap();
+    let record = [
+        history[0].clone(),
+        stored,
+        StoredMessage::user("And tomorrow?"),
+    ];
+    let next = body(Provider::Gemini, &Turn::new(&record).without_preamble());
+    assert!(
+        next.contains(concat!(
+            r#"{"role":"model","parts":[{"text":"Tool use: google_search_web({\"queries\":[\"northernmost city in the United States\"]})\n\n"#,
+            r#"Result (google_search_web): {\"search_suggestions\":\"...\"}\n\n"#,
+            r#"Tool use: getWeather({\"city\":\"Utqiaġvik, Alaska\"})\n\n"#,
+            r#"Result (getWeather): Very cold. 22 degrees Fahrenheit.\n\nUtqiaġvik: very cold."}]}"#,
+        )),
+        "{next}"
+    );
+}

@@ -130,6 +130,93 @@ fn each_providers_stop_word_becomes_its_reason() {
             r#"{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]}"#,
             other("MALFORMED_FUNCTION_CALL"),
         ),
+        // Gemini's enums as numbers (`$alt=json;enum-encoding=int`), by the numbering of the
+        // Gemini API's proto (`Candidate.FinishReason`, in googleapis/googleapis
+        // `google/ai/generativelanguage/v1beta/generative_service.proto`): not the order the
+        // OpenAPI export lists the names in (`LANGUAGE` is 6, `OTHER` 5), nor Vertex AI's.
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": 1}]}"#,
+            EndTurn,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}, "finishReason": 1}]}"#,
+            ToolUse,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": 2}]}"#,
+            MaxTokens,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 3}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 4}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 5}]}"#,
+            other("OTHER"),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 6}]}"#,
+            other("LANGUAGE"),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 7}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 8}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 9}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 10}]}"#,
+            other("MALFORMED_FUNCTION_CALL"),
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 11}]}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 13}]}"#,
+            other("TOO_MANY_TOOL_CALLS"),
+        ),
+        (
+            // A number newer than the crate's table is kept as its digits.
+            Provider::Gemini,
+            r#"{"candidates": [{"finishReason": 40}]}"#,
+            other("40"),
+        ),
+        // A blocked prompt (no candidate, `promptFeedback.blockReason`, by name or number) is
+        // stopped by the content filter: never a refusal.
+        (
+            Provider::Gemini,
+            r#"{"promptFeedback": {"blockReason": "SAFETY"}}"#,
+            ContentFilter,
+        ),
+        (
+            Provider::Gemini,
+            r#"{"promptFeedback": {"blockReason": 4}}"#,
+            ContentFilter,
+        ),
         (
             Provider::OpenAiResponses,
             r#"{"status": "completed", "output": [{"type": "message", "content": [{"type": "output_text", "text": "Hi"}]}]}"#,

@@ -4,7 +4,9 @@
 //! container; Responses' compaction item, approval request, computer call with pending safety
 //! checks, client tool search, hosted shell call with its output, file citation of a
 //! container, and an event whose `delta` is an object; Gemini 3's streamed function-call
-//! arguments (`partialArgs`) and URL context metadata; Chat's deprecated `function_call`;
+//! arguments (`partialArgs`), URL context metadata, server-side tool invocations (`toolCall`,
+//! `toolResponse`), enums sent as numbers, a blocked prompt and a reply of two candidates;
+//! Chat's deprecated `function_call`;
 //! Bedrock's guardrail trace. Each row is a stream and the whole body of the same response:
 //! the streamed reply's message, stop reason, metadata, calls and incomplete calls are the
 //! whole reply's, and the round the reply makes in flight is the same body, byte for byte (one
@@ -232,6 +234,111 @@ fn gemini_url_context() -> Row {
     }
 }
 
+/// A Gemini chunk of the first candidate carrying these parts (a JSON list's items).
+fn gemini_chunk(parts: &str) -> String {
+    format!(r#"{{"candidates":[{{"content":{{"role":"model","parts":[{parts}]}}}}]}}"#)
+}
+
+/// The parts of a server tool's invocation and a function call, each with the signature it
+/// came with, as Google documents them for a request that sets
+/// `toolConfig.includeServerSideToolInvocations`
+/// (<https://ai.google.dev/gemini-api/docs/tool-combination>, "Example request structure").
+const SEARCH_CALL: &str = r#"{"thoughtSignature":"c2lnLWE=","toolCall":{"toolType":"GOOGLE_SEARCH_WEB","args":{"queries":["northernmost city in the United States"]},"id":"a7b3k9p2"}}"#;
+const SEARCH_RESPONSE: &str = r#"{"thoughtSignature":"c2lnLWI=","toolResponse":{"toolType":"GOOGLE_SEARCH_WEB","response":{"search_suggestions":"<div>northernmost city</div>"},"id":"a7b3k9p2"}}"#;
+const WEATHER_CALL: &str = r#"{"functionCall":{"name":"getWeather","args":{"city":"Utqiaġvik, Alaska"},"id":"m4q8z1v6"},"thoughtSignature":"c2lnLWM="}"#;
+
+fn gemini_server_tools() -> Row {
+    // A URL context call and its response with no id, linked by order; a file search call
+    // with neither arguments nor an id, and its empty response (Google documents neither
+    // for file search).
+    let url_call =
+        r#"{"toolCall":{"toolType":"URL_CONTEXT","args":{"urls":["https://a.example"]}}}"#;
+    let url_response = r#"{"toolResponse":{"toolType":"URL_CONTEXT","response":{"urls_metadata":[{"retrieved_url":"https://a.example","url_retrieval_status":"URL_RETRIEVAL_STATUS_SUCCESS"}]}}}"#;
+    let file_call = r#"{"toolCall":{"toolType":"FILE_SEARCH"}}"#;
+    let file_response = r#"{"toolResponse":{"toolType":"FILE_SEARCH"}}"#;
+    let parts = [
+        SEARCH_CALL,
+        SEARCH_RESPONSE,
+        url_call,
+        url_response,
+        file_call,
+        file_response,
+        WEATHER_CALL,
+    ];
+    let mut stream: Vec<String> = parts.iter().map(|part| gemini_chunk(part)).collect();
+    stream.push(r#"{"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}]}"#.to_owned());
+    Row {
+        name: "gemini 3 server-side tool invocations (toolCall, toolResponse), each part whole",
+        provider: Provider::Gemini,
+        stream: unnamed(&stream),
+        whole: format!(
+            r#"{{"candidates":[{{"content":{{"role":"model","parts":[{}]}},"finishReason":"STOP"}}]}}"#,
+            parts.join(",")
+        ),
+        same_bytes: true,
+    }
+}
+
+fn gemini_integer_enums() -> Row {
+    // `$alt=json;enum-encoding=int`: every enum the reader reads comes as its number.
+    let code = r#"{"executableCode":{"language":1,"code":"print(1)"}}"#;
+    let result = r#"{"codeExecutionResult":{"outcome":2,"output":"boom"}}"#;
+    let urls = r#"{"urlMetadata":[{"retrievedUrl":"https://a.example","urlRetrievalStatus":1},{"retrievedUrl":"https://b.example","urlRetrievalStatus":3}]}"#;
+    Row {
+        name: "gemini enums as numbers (enum-encoding=int)",
+        provider: Provider::Gemini,
+        stream: unnamed(&[
+            gemini_chunk(code),
+            gemini_chunk(result),
+            format!(
+                r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"text":"Failed."}}]}},"finishReason":2,"urlContextMetadata":{urls}}}]}}"#
+            ),
+        ]),
+        whole: format!(
+            r#"{{"candidates":[{{"content":{{"role":"model","parts":[{code},{result},{{"text":"Failed."}}]}},"finishReason":2,"urlContextMetadata":{urls}}}]}}"#
+        ),
+        same_bytes: true,
+    }
+}
+
+fn gemini_blocked_prompt() -> Row {
+    let feedback = r#"{"blockReason":"PROHIBITED_CONTENT","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]}"#;
+    let usage = r#"{"promptTokenCount":9,"totalTokenCount":9}"#;
+    let body = format!(r#"{{"promptFeedback":{feedback},"usageMetadata":{usage}}}"#);
+    Row {
+        name: "gemini blocked prompt: no candidate, the block reason",
+        provider: Provider::Gemini,
+        stream: unnamed(std::slice::from_ref(&body)),
+        whole: body,
+        same_bytes: true,
+    }
+}
+
+fn gemini_two_candidates() -> Row {
+    // `candidateCount: 2`: each chunk carries both candidates, numbered by `index`; a last
+    // chunk carries the second alone.
+    let both = |first: &str, second: &str, finish: &str| {
+        format!(
+            r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"text":"{first}"}}]}},"index":0{finish}}},{{"content":{{"role":"model","parts":[{{"text":"{second}"}}]}},"index":1}}]}}"#
+        )
+    };
+    Row {
+        name: "gemini two candidates: the first read, the other counted",
+        provider: Provider::Gemini,
+        stream: unnamed(&[
+            both("Heads", "Tails", ""),
+            both(".", ",", r#","finishReason":"STOP""#),
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":" then."}]},"finishReason":"STOP","index":1}]}"#.to_owned(),
+        ]),
+        whole: concat!(
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Heads."}]},"finishReason":"STOP","index":0},"#,
+            r#"{"content":{"role":"model","parts":[{"text":"Tails, then."}]},"finishReason":"STOP","index":1}]}"#,
+        )
+        .to_owned(),
+        same_bytes: true,
+    }
+}
+
 fn chat_function_call() -> Row {
     Row {
         name: "chat's deprecated function_call, streamed",
@@ -392,6 +499,10 @@ fn rows() -> Vec<Row> {
         anthropic_metadata(),
         gemini_partial_args(),
         gemini_url_context(),
+        gemini_server_tools(),
+        gemini_integer_enums(),
+        gemini_blocked_prompt(),
+        gemini_two_candidates(),
         chat_function_call(),
         responses_object_delta(),
         responses_container_file(),
@@ -539,6 +650,12 @@ fn the_table_holds_the_calls_asks_and_metadata_it_compares() {
         .any(|call| !call.pending_safety_checks.is_empty())));
     let metadata = wholes.iter().filter(|reply| !reply.metadata().is_empty());
     assert!(metadata.count() >= 3);
+    assert!(wholes
+        .iter()
+        .any(|reply| reply.metadata().prompt_blocked.is_some()));
+    assert!(wholes
+        .iter()
+        .any(|reply| reply.metadata().other_choices > 0));
 }
 
 proptest! {

@@ -72,13 +72,15 @@
 //! |---|---|
 //! | tools | `tools: [{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}]`, the schema as JSON Schema (not `parameters`, an OpenAPI subset that refuses `additionalProperties`, <https://github.com/zed-industries/zed/issues/44875>); `description` always, as the schema requires; names of at most 63 letters, digits, `_` or `-`; no `strict` |
 //! | choice | `toolConfig: {"functionCallingConfig": {"mode": "AUTO" \| "NONE" \| "ANY", "allowedFunctionNames"}}` |
-//! | the reply | a `model` content of its parts as they came, each `thoughtSignature` beside its function call (Gemini 3 answers 400 without it in the current turn, <https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823>) |
+//! | the reply | a `model` content of its parts as they came, each `thoughtSignature` beside its function call (Gemini 3 answers 400 without it in the current turn, <https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823>), a server tool's `toolCall` and `toolResponse` among them, members in order ("Return all parts exactly as received", <https://ai.google.dev/gemini-api/docs/tool-combination>) |
 //! | the results | a `user` content of `functionResponse` parts (`id` only when the call came with one, `name`, `response: {"output"}` or `{"error"}`), in the calls' order; the images after them as `inlineData` parts, each after `[Image from the result of {name}]` |
 //!
 //! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
 //! `conformance/tests/round_schemas.rs`.
 
+mod enums;
 mod error;
+mod executed;
 mod params;
 mod partial;
 mod reply;

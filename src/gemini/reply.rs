@@ -6,11 +6,13 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::provider::Provider;
-use crate::record::{Block, ToolInput};
+use crate::record::{Block, TokenUsage, ToolInput};
 use crate::reply::metadata::UrlRetrieval;
 use crate::reply::{self, At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
+use super::enums::{self, Word, BLOCK_REASON, FINISH_REASON, URL_RETRIEVAL_STATUS};
+use super::executed::{self, Executed, Open};
 use super::partial::{Arguments, PartialArg};
 
 /// The words of `finishReason`, normalized. Gemini says `STOP` for a tool call too, which
@@ -36,7 +38,8 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 8] = [
 /// when the part is marked `thought`, adjacent text parts of one kind joined into one block
 /// (a text split across parts, as a stream delivers it, is one text); `functionCall` as
 /// `tool_use`, with the call's `id` (or, on models that give none, one the crate makes:
-/// `made_0_{k}` for the reply's `k`-th call, stable for the same reply, marked by the prefix
+/// `made_0_{k}` for the reply's `k`-th call, counting the calls of tools Gemini ran too, so
+/// unique within the reply and the same for the same reply, marked by the prefix
 /// `made_` so it is never mistaken for the provider's), its name, and `args` stored as the
 /// JSON text the reply carried, compacted (`{}` when it has none; `args` that are no JSON object
 /// are an error); `inlineData` (what the model made) as `image` when its media type is an
@@ -48,20 +51,38 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 8] = [
 /// `finishReason` becomes the [`StopReason`]: `STOP` → `end_turn`, or `tool_use` when the reply
 /// calls a tool; `MAX_TOKENS` → `max_tokens`; `SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`,
 /// `BLOCKLIST` and `SPII` → `content_filter` (a candidate they stopped may have no content:
-/// its message has no block); any other word kept.
+/// its message has no block); any other word kept. An enum sent as its number (a request made
+/// with `$alt=json;enum-encoding=int`: `"finishReason": 1`) reads as its name, by the
+/// numbering of Google's protos (`1` is `STOP`, `7` `BLOCKLIST`); so do `blockReason`, a code
+/// result's `outcome`, its code's `language` and a URL's `urlRetrievalStatus`.
+///
+/// Tools Gemini runs itself are kept as provider-executed `tool_use` blocks, each with its
+/// `tool_result`, which owe no output and never make the stop `tool_use`: code execution
+/// (`executableCode` as a call named `code_execution`, its `language` and `code` the input,
+/// and `codeExecutionResult` its result: the output, an error led by the outcome unless
+/// `OUTCOME_OK`); and, when the request sets `toolConfig.includeServerSideToolInvocations`, a
+/// server tool's `toolCall` (`{"id", "toolType", "args"}`) as a call named by its `toolType`
+/// in lower case (`google_search_web`, `url_context`, `google_maps`, `file_search`), its `args`
+/// the input, and its `toolResponse` (`{"id", "toolType", "response"}`) as the result of the
+/// call of the same `id`, its `response` as compact JSON text
+/// (<https://ai.google.dev/gemini-api/docs/tool-combination>). Their parts go back in the
+/// round in flight exactly as they came, each `thoughtSignature` beside its part, as Google
+/// asks ("Return all parts exactly as received"); across turns they replay as prose, as every
+/// provider's server tools do.
 ///
 /// What does not cross prose replay, and is left out: `thoughtSignature` (Gemini 3 asks for it
-/// back with function calls; replay sends no native function calls), other candidates,
-/// safety ratings and citation metadata. `groundingMetadata` gives one `source` block per
-/// distinct grounding chunk at the end of the message, and its search suggestions to
-/// [`Reply::search_suggestions`]. Code execution, a tool Gemini runs itself, is kept:
-/// `executableCode` as a provider-executed `tool_use` named `code_execution` (a made id, its
-/// `language` and `code` as the input) and `codeExecutionResult` as its `tool_result` (the
-/// output; an error, led by the outcome, unless `OUTCOME_OK`). Any other part (`fileData`,
-/// ...) is not refused: it becomes the text `[Not kept:
-/// Gemini {type} content]` where it stood (no text part joins it), is listed by
-/// [`Reply::not_kept`], and goes back natively in the round in flight. A reply with no
-/// candidate (a blocked prompt), or a candidate with neither content nor a finish reason, is
+/// back with function calls; replay sends no native function calls), safety ratings and
+/// citation metadata. `groundingMetadata` gives one `source` block per distinct grounding
+/// chunk at the end of the message, and its search suggestions to
+/// [`Reply::search_suggestions`]. The candidates after the first are not read: their number is
+/// [`Metadata::other_choices`]. Any other part (`fileData`, ...) is not refused: it becomes
+/// the text `[Not kept: Gemini {type} content]` where it stood (no text part joins it), is
+/// listed by [`Reply::not_kept`], and goes back natively in the round in flight.
+///
+/// A prompt Gemini blocked gets no candidate, only `promptFeedback.blockReason`: that is a
+/// reply with no content, stopped for [`ContentFilter`](StopReason::ContentFilter), the reason
+/// in [`Metadata::prompt_blocked`] (never a refusal, and never an error). A reply with no
+/// candidate and no block reason, or a candidate with neither content nor a finish reason, is
 /// an error.
 ///
 /// # Errors
@@ -83,6 +104,29 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 8] = [
 /// assert_eq!(reply.stop, transcript_replay::StopReason::ToolUse);
 /// # Ok::<(), transcript_replay::ReplyError>(())
 /// ```
+///
+/// A server tool's call and response, a blocked prompt, and enums sent as numbers:
+///
+/// ```
+/// use transcript_replay::{gemini, Block, StopReason, ToolInput};
+///
+/// let reply = gemini::read_reply(r#"{"candidates": [{"content": {"role": "model", "parts": [
+///     {"toolCall": {"toolType": "GOOGLE_SEARCH_WEB", "args": {"queries": ["rust"]}, "id": "a7b3"}, "thoughtSignature": "c2ln"},
+///     {"toolResponse": {"toolType": "GOOGLE_SEARCH_WEB", "response": {"search_suggestions": "rust"}, "id": "a7b3"}},
+///     {"text": "Rust 1.80."}]}, "finishReason": 1}]}"#)?;
+/// let input = ToolInput::json(r#"{"queries":["rust"]}"#).unwrap();
+/// assert_eq!(reply.message.blocks[0], Block::provider_tool_use("a7b3", "google_search_web", input));
+/// let Block::ToolResult { tool_use_id, output, .. } = &reply.message.blocks[1] else { unreachable!() };
+/// assert_eq!((tool_use_id.as_str(), output.as_str()), ("a7b3", r#"{"search_suggestions":"rust"}"#));
+/// assert_eq!(reply.stop, StopReason::EndTurn);
+/// assert!(reply.calls().is_empty());
+///
+/// let blocked = gemini::read_reply(r#"{"promptFeedback": {"blockReason": "SAFETY"}}"#)?;
+/// assert!(blocked.message.blocks.is_empty());
+/// assert_eq!(blocked.stop, StopReason::ContentFilter);
+/// assert_eq!(blocked.metadata().prompt_blocked.as_deref(), Some("SAFETY"));
+/// # Ok::<(), transcript_replay::ReplyError>(())
+/// ```
 pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -101,11 +145,19 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         Some(raw) => at.child(raw, "candidates").read()?,
         None => Vec::new(),
     };
+    let usage = || match at.present(response.usage_metadata, "usageMetadata") {
+        Some(usage_at) => Ok(read_usage(&usage_at)?.usage()),
+        None => Ok(None),
+    };
+    let blocked = response.prompt_feedback.and_then(Feedback::reason);
     let Some(&first) = candidates.first() else {
-        return Err(at.error(format_args!(
-            "the reply has no candidate{}",
-            blocked(response.prompt_feedback)
-        )));
+        return match blocked {
+            // A blocked prompt gets no candidate: a reply with no content, stopped by the
+            // filter, never a refusal (spec `PromptFeedback.blockReason`: "If set, the prompt
+            // was blocked and no candidates are returned").
+            Some(reason) => Ok(blocked_reply(reason, usage()?)),
+            None => Err(at.error("the reply has no candidate")),
+        };
     };
     let candidate_at = at.child(first, "candidates[0]");
     let candidate = read_candidate(&candidate_at)?;
@@ -118,10 +170,7 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         blocks.push(read_part(part_at)?);
         native.push(part_at.raw().to_owned());
     }
-    let usage = match at.present(response.usage_metadata, "usageMetadata") {
-        Some(usage_at) => read_usage(&usage_at)?.usage(),
-        None => None,
-    };
+    let usage = usage()?;
     let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
     let mut beyond = Beyond::default();
     beyond.add(
@@ -129,13 +178,32 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
         &candidate.citation_metadata,
         &candidate.url_context_metadata,
     );
-    let (sources, metadata) = beyond.read();
+    let (sources, mut metadata) = beyond.read();
+    metadata.prompt_blocked = blocked;
+    metadata.other_choices = candidates.len().saturating_sub(1);
     blocks.blocks.extend(sources);
     Ok(
         Reply::new(Provider::Gemini, blocks.blocks, usage, stop, native)
             .not_keeping(blocks.not_kept)
             .with_metadata(metadata),
     )
+}
+
+/// The reply to a prompt Gemini blocked: no content, stopped by the content filter, the
+/// block reason in its metadata.
+pub(super) fn blocked_reply(reason: String, usage: Option<TokenUsage>) -> Reply {
+    let metadata = Metadata {
+        prompt_blocked: Some(reason),
+        ..Metadata::default()
+    };
+    Reply::new(
+        Provider::Gemini,
+        Vec::new(),
+        usage,
+        StopReason::ContentFilter,
+        Vec::new(),
+    )
+    .with_metadata(metadata)
 }
 
 /// What a candidate carries beside its content, gathered (a stream's chunks each carry some):
@@ -199,18 +267,18 @@ impl Beyond {
             let Some(address) = reply::field(url, &["retrievedUrl"]).as_str() else {
                 continue;
             };
-            let status = reply::field(url, &["urlRetrievalStatus"])
-                .as_str()
-                .unwrap_or_default();
+            let status = enums::name_of(
+                reply::field(url, &["urlRetrievalStatus"]),
+                &URL_RETRIEVAL_STATUS,
+            )
+            .unwrap_or_default();
             let read = status == URL_READ;
             if read {
                 named.push(serde_json::json!({ "uri": address }));
             }
-            metadata.urls.push(UrlRetrieval::new(
-                address.to_owned(),
-                status.to_owned(),
-                read,
-            ));
+            metadata
+                .urls
+                .push(UrlRetrieval::new(address.to_owned(), status, read));
         }
         metadata.search_suggestions = suggestions;
         (reply::sources(&named, &["uri"], &["title"], &[]), metadata)
@@ -247,15 +315,17 @@ fn grounding(metadata: Option<&serde_json::Value>) -> (Vec<serde_json::Value>, O
 #[serde(rename_all = "camelCase")]
 pub(super) struct Feedback {
     #[serde(default)]
-    block_reason: Option<String>,
+    block_reason: Option<Word>,
 }
 
-/// Why there is no candidate, for an error: ` (the prompt was blocked: SAFETY)`, or nothing.
-pub(super) fn blocked(feedback: Option<Feedback>) -> String {
-    feedback
-        .and_then(|feedback| feedback.block_reason)
-        .map(|reason| format!(" (the prompt was blocked: {reason})"))
-        .unwrap_or_default()
+impl Feedback {
+    /// Why the prompt was blocked, by name (`SAFETY`, ...), when it was: the default value
+    /// (`BLOCK_REASON_UNSPECIFIED`, `0`), which the spec calls unused, is no block reason.
+    pub(super) fn reason(self) -> Option<String> {
+        self.block_reason
+            .map(|word| word.name(&BLOCK_REASON))
+            .filter(|name| name != BLOCK_REASON[0])
+    }
 }
 
 /// A candidate, read in place: each of its parts (when it has content) and its finish
@@ -275,7 +345,7 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
         #[serde(borrow, default)]
         content: Option<&'a RawValue>,
         #[serde(default)]
-        finish_reason: Option<String>,
+        finish_reason: Option<Word>,
         #[serde(default)]
         grounding_metadata: Option<serde_json::Value>,
         #[serde(default)]
@@ -313,7 +383,7 @@ pub(super) fn read_candidate<'a>(at: &At<'a>) -> Result<Candidate<'a>, ReplyErro
     };
     Ok(Candidate {
         parts,
-        finish_reason: fields.finish_reason,
+        finish_reason: fields.finish_reason.map(|word| word.name(&FINISH_REASON)),
         grounding: fields.grounding_metadata,
         citation_metadata: fields.citation_metadata,
         url_context_metadata: fields.url_context_metadata,
@@ -375,10 +445,9 @@ pub(super) enum Part {
     Image { media_type: String, data: String },
     /// A part with no data, only metadata (a thought signature on its own).
     Empty,
-    /// Code Gemini runs itself (`executableCode`): its language and code, as the input.
-    Code(ToolInput),
-    /// What running it gave (`codeExecutionResult`).
-    CodeResult { output: String, is_error: bool },
+    /// A part of a tool Gemini ran itself: code execution, or a server-side tool's call or
+    /// response.
+    Executed(Executed),
     /// A part of a kind the crate does not read (`fileData`, ...), by the name of its data
     /// field.
     Other(String),
@@ -452,49 +521,10 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
                 data: image.data,
             })
         }
-        // Code execution, a tool Gemini runs itself
-        // (<https://ai.google.dev/gemini-api/docs/code-execution>).
-        "executableCode" => {
-            #[derive(Deserialize)]
-            struct Code {
-                #[serde(default)]
-                language: Option<String>,
-                #[serde(default)]
-                code: String,
-            }
-            let code: Code = field_at.read()?;
-            let input = serde_json::json!({
-                "language": code.language.unwrap_or_default(),
-                "code": code.code,
-            });
-            Ok(Part::Code(ToolInput::json_unchecked(input.to_string())))
-        }
-        "codeExecutionResult" => {
-            #[derive(Deserialize)]
-            struct Result {
-                #[serde(default)]
-                outcome: Option<String>,
-                #[serde(default)]
-                output: Option<String>,
-            }
-            let result: Result = field_at.read()?;
-            let output = result.output.unwrap_or_default();
-            Ok(match result.outcome.as_deref() {
-                Some("OUTCOME_OK") | None => Part::CodeResult {
-                    output,
-                    is_error: false,
-                },
-                // `OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`: said before the output.
-                Some(outcome) => Part::CodeResult {
-                    output: match output.is_empty() {
-                        true => outcome.to_owned(),
-                        false => format!("{outcome}\n{output}"),
-                    },
-                    is_error: true,
-                },
-            })
-        }
-        other => Ok(Part::Other(other.to_owned())),
+        other => Ok(match executed::read(other, &field_at)? {
+            Some(executed) => Part::Executed(executed),
+            None => Part::Other(other.to_owned()),
+        }),
     }
 }
 
@@ -504,13 +534,15 @@ pub(super) fn read_part(at: &At<'_>) -> Result<Part, ReplyError> {
 #[derive(Debug, Default)]
 pub(super) struct Parts {
     pub(super) blocks: Vec<Block>,
+    /// The calls so far, function calls and the tools Gemini ran alike, for the id the crate
+    /// makes for a call without one: `made_0_{k}` for the `k`-th, unique within the reply.
     calls: usize,
     /// The kinds of the parts the crate does not read, in order.
     pub(super) not_kept: Vec<String>,
     /// Whether the last block is a `[Not kept: ...]` marker, which no text joins.
     sealed: bool,
-    /// The id of the code run last, for the result that follows it.
-    code: Option<String>,
+    /// The calls of tools Gemini ran that no result has answered yet.
+    open: Open,
     /// The call whose arguments are streamed, by its block's index, and its arguments so far.
     streamed: Option<(usize, Arguments)>,
 }
@@ -559,52 +591,7 @@ impl Parts {
                 self.sealed = sealed;
                 Added::Other
             }
-            Part::Text { text, thought } => {
-                let joins = match self.blocks.last() {
-                    Some(Block::Text { .. }) => !thought && !sealed,
-                    Some(Block::Reasoning { .. }) => thought,
-                    Some(
-                        Block::ToolUse { .. }
-                        | Block::ToolResult { .. }
-                        | Block::Image { .. }
-                        | Block::File { .. }
-                        | Block::Source { .. }
-                        | Block::Compaction { .. }
-                        | Block::Unknown { .. },
-                    )
-                    | None => false,
-                };
-                if !joins {
-                    self.blocks.push(if thought {
-                        Block::reasoning(String::new())
-                    } else {
-                        Block::text(String::new())
-                    });
-                }
-                let index = self.blocks.len() - 1;
-                match self.blocks.last_mut() {
-                    Some(Block::Text { text: joined }) => {
-                        let start = joined.len();
-                        joined.push_str(&text);
-                        Added::Text(index, joined.get(start..).unwrap_or_default())
-                    }
-                    Some(Block::Reasoning { reasoning: joined }) => {
-                        let start = joined.len();
-                        joined.push_str(&text);
-                        Added::Reasoning(index, joined.get(start..).unwrap_or_default())
-                    }
-                    Some(
-                        Block::ToolUse { .. }
-                        | Block::ToolResult { .. }
-                        | Block::Image { .. }
-                        | Block::File { .. }
-                        | Block::Source { .. }
-                        | Block::Compaction { .. }
-                        | Block::Unknown { .. },
-                    )
-                    | None => Added::Other,
-                }
-            }
+            Part::Text { text, thought } => self.push_text(&text, thought, sealed),
             Part::Call {
                 id,
                 name,
@@ -651,52 +638,85 @@ impl Parts {
                 self.add_arguments(args);
                 Added::Other
             }
-            Part::Code(input) => {
-                let id = reply::made_id(0, self.calls);
-                self.calls += 1;
-                self.code = Some(id.clone());
-                self.blocks
-                    .push(Block::provider_tool_use(id, "code_execution", input));
+            Part::Executed(executed) => {
+                let block = self.open.block(executed, &mut self.calls);
+                self.blocks.push(block);
                 Added::Other
             }
-            Part::CodeResult { output, is_error } => {
-                // The result of the code before it; an id of its own when there was none.
-                let tool_use_id = self.code.take().unwrap_or_else(|| {
-                    let id = reply::made_id(0, self.calls);
-                    self.calls += 1;
-                    id
-                });
-                self.blocks.push(Block::ToolResult {
-                    tool_use_id,
-                    tool_name: "code_execution".to_owned(),
-                    output,
-                    is_error,
-                });
-                Added::Other
+            Part::Other(kind) => self.push_other(kind),
+        }
+    }
+
+    /// A text or a thought, joined to the block before it when that is of its kind.
+    fn push_text(&mut self, text: &str, thought: bool, sealed: bool) -> Added<'_> {
+        let joins = match self.blocks.last() {
+            Some(Block::Text { .. }) => !thought && !sealed,
+            Some(Block::Reasoning { .. }) => thought,
+            Some(
+                Block::ToolUse { .. }
+                | Block::ToolResult { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. },
+            )
+            | None => false,
+        };
+        if !joins {
+            self.blocks.push(if thought {
+                Block::reasoning(String::new())
+            } else {
+                Block::text(String::new())
+            });
+        }
+        let index = self.blocks.len() - 1;
+        match self.blocks.last_mut() {
+            Some(Block::Text { text: joined }) => {
+                let start = joined.len();
+                joined.push_str(text);
+                Added::Text(index, joined.get(start..).unwrap_or_default())
             }
-            Part::Other(kind) => {
-                self.blocks.push(Block::text(crate::marker::not_kept(
-                    Provider::Gemini,
-                    &kind,
-                )));
-                self.not_kept.push(kind);
-                self.sealed = true;
-                let index = self.blocks.len() - 1;
-                match self.blocks.last() {
-                    Some(Block::Text { text }) => Added::Text(index, text),
-                    Some(
-                        Block::ToolUse { .. }
-                        | Block::ToolResult { .. }
-                        | Block::Reasoning { .. }
-                        | Block::Image { .. }
-                        | Block::File { .. }
-                        | Block::Source { .. }
-                        | Block::Compaction { .. }
-                        | Block::Unknown { .. },
-                    )
-                    | None => Added::Other,
-                }
+            Some(Block::Reasoning { reasoning: joined }) => {
+                let start = joined.len();
+                joined.push_str(text);
+                Added::Reasoning(index, joined.get(start..).unwrap_or_default())
             }
+            Some(
+                Block::ToolUse { .. }
+                | Block::ToolResult { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. },
+            )
+            | None => Added::Other,
+        }
+    }
+
+    /// A part the crate does not read: the `[Not kept: ...]` marker, which no text joins.
+    fn push_other(&mut self, kind: String) -> Added<'_> {
+        self.blocks.push(Block::text(crate::marker::not_kept(
+            Provider::Gemini,
+            &kind,
+        )));
+        self.not_kept.push(kind);
+        self.sealed = true;
+        let index = self.blocks.len() - 1;
+        match self.blocks.last() {
+            Some(Block::Text { text }) => Added::Text(index, text),
+            Some(
+                Block::ToolUse { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. },
+            )
+            | None => Added::Other,
         }
     }
 }

@@ -5,9 +5,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::enums::{Word, FINISH_REASON};
 use super::error;
 use super::reply::{
-    blocked, read_candidate, read_part, read_usage, Added, Beyond, Feedback, Part, Parts,
+    blocked_reply, read_candidate, read_part, read_usage, Added, Beyond, Feedback, Part, Parts,
     FINISH_REASONS,
 };
 use crate::body::with_member;
@@ -29,11 +30,18 @@ use crate::stream::{Delta, Events, Fault, Frame, StreamReader};
 /// (<https://github.com/agno-agi/agno/issues/6624>). The trailing chunk
 /// `{"parts":[{"text":""}],"finishReason":"STOP"}` that follows a function call adds no block
 /// (<https://github.com/envoyproxy/ai-gateway/issues/2399>), and `STOP` after a function call
-/// is tool use. An error object (`{"error": {"code": 503, ..., "status": "UNAVAILABLE"}}`),
-/// which Gemini sends mid-stream inside `data:` or outside it
-/// (<https://github.com/vercel/ai/issues/5217>), is a [`StreamError`](crate::StreamError)
-/// carrying the [`ProviderError`](crate::ProviderError), and so is a stream that ends before a
-/// finish reason.
+/// is tool use. Every part the whole reply reads is read the same way here (the parts of tools
+/// Gemini ran, `toolCall` and `toolResponse` among them, each arriving whole; enums sent as
+/// numbers), and goes back in the round as it came. The first candidate is the one of `index`
+/// 0 (or the first of a chunk that numbers none); the indices of the others are counted in
+/// [`Metadata::other_choices`](crate::Metadata::other_choices). A chunk with no candidate and
+/// a `promptFeedback.blockReason` ends the stream as a blocked prompt: the reply the whole body
+/// gives, with no content, stopped by the content filter, the reason in
+/// [`Metadata::prompt_blocked`](crate::Metadata::prompt_blocked). An error object
+/// (`{"error": {"code": 503, ..., "status": "UNAVAILABLE"}}`), which Gemini sends mid-stream
+/// inside `data:` or outside it (<https://github.com/vercel/ai/issues/5217>), is a
+/// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
+/// and so is a stream that ends before a finish reason (or a block reason).
 ///
 /// ```
 /// use transcript_replay::{gemini, Block, StopReason};
@@ -80,6 +88,10 @@ struct Stream {
     loose: String,
     /// What the candidate carries beside its content, as the chunks gave it.
     beyond: Beyond,
+    /// Why the prompt was blocked, when a chunk said so.
+    blocked: Option<String>,
+    /// The indices of the candidates after the first that the chunks carried.
+    others: std::collections::BTreeSet<i64>,
 }
 
 /// A chunk, read in one pass: the parts of its first candidate, each with its exact text.
@@ -101,10 +113,13 @@ struct Chunk<'a> {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Candidate<'a> {
+    /// Read leniently: a whole reply does not read it at all.
+    #[serde(default)]
+    index: Option<Value>,
     #[serde(borrow, default)]
     content: Option<Content<'a>>,
     #[serde(default)]
-    finish_reason: Option<String>,
+    finish_reason: Option<Word>,
     #[serde(default)]
     grounding_metadata: Option<serde_json::Value>,
     #[serde(default)]
@@ -260,37 +275,49 @@ impl Stream {
         }
         // Paths for errors, made only when a part needs the reply's reader.
         let body = At::body_unchecked(Provider::Gemini, data);
-        match chunk.candidates.as_deref().and_then(<[_]>::first) {
-            Some(candidate) => {
-                for (index, &raw) in candidate
-                    .content
-                    .as_ref()
-                    .and_then(|content| content.parts.as_deref())
-                    .unwrap_or_default()
-                    .iter()
-                    .enumerate()
-                {
-                    let at = body.child(raw, format_args!("candidates[0].content.parts[{index}]"));
-                    self.part(raw, &at, deltas)?;
-                }
-                if candidate.finish_reason.is_some() {
-                    self.finish.clone_from(&candidate.finish_reason);
-                }
-                // The last grounding stands, as a whole reply carries one; citations and URLs
-                // add up.
-                self.beyond.add(
-                    candidate.grounding_metadata.clone(),
-                    &candidate.citation_metadata,
-                    &candidate.url_context_metadata,
-                );
-            }
-            // A usage-only chunk; or a blocked prompt, which gets no candidate at all.
-            None => {
-                let why = blocked(chunk.prompt_feedback);
-                if !why.is_empty() {
-                    return Err(Fault::Content(format!("the reply has no candidate{why}")));
+        if let Some(reason) = chunk.prompt_feedback.and_then(Feedback::reason) {
+            // A blocked prompt gets no candidate at all: the stream ends on this chunk.
+            self.blocked = Some(reason);
+        }
+        // The first candidate is read (its `index` 0, or the first of a chunk that numbers
+        // none); the others are counted.
+        let mut first = None;
+        for (position, candidate) in chunk.candidates.iter().flatten().enumerate() {
+            let index = match candidate.index.as_ref().and_then(Value::as_i64) {
+                Some(index) => index,
+                None => i64::try_from(position).unwrap_or(i64::MAX),
+            };
+            match index {
+                0 if first.is_none() => first = Some(candidate),
+                index => {
+                    self.others.insert(index);
                 }
             }
+        }
+        // A chunk without the first candidate (usage alone, a blocked prompt, the others'
+        // increments) adds no part.
+        if let Some(candidate) = first {
+            for (index, &raw) in candidate
+                .content
+                .as_ref()
+                .and_then(|content| content.parts.as_deref())
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+            {
+                let at = body.child(raw, format_args!("candidates[0].content.parts[{index}]"));
+                self.part(raw, &at, deltas)?;
+            }
+            if let Some(word) = &candidate.finish_reason {
+                self.finish = Some(word.clone().name(&FINISH_REASON));
+            }
+            // The last grounding stands, as a whole reply carries one; citations and URLs
+            // add up.
+            self.beyond.add(
+                candidate.grounding_metadata.clone(),
+                &candidate.citation_metadata,
+                &candidate.url_context_metadata,
+            );
         }
         if let Some(usage) = chunk.usage_metadata.filter(|usage| usage.get() != "null") {
             let at = body.child(usage, "usageMetadata");
@@ -349,7 +376,10 @@ impl Events for Stream {
 
     fn finish(&mut self) -> Result<Reply, Fault> {
         if self.finish.is_none() {
-            return Err(Fault::Cut("a chunk with a finishReason"));
+            return match self.blocked.clone() {
+                Some(reason) => Ok(blocked_reply(reason, self.counts.usage())),
+                None => Err(Fault::Cut("a chunk with a finishReason")),
+            };
         }
         let stop = StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS);
         let native = self
@@ -367,7 +397,9 @@ impl Events for Stream {
                 }
             })
             .collect();
-        let (sources, metadata) = self.beyond.read();
+        let (sources, mut metadata) = self.beyond.read();
+        metadata.prompt_blocked.clone_from(&self.blocked);
+        metadata.other_choices = self.others.len();
         let mut blocks = self.parts.blocks.clone();
         blocks.extend(sources);
         Ok(
