@@ -411,12 +411,6 @@ pub(crate) fn stored(
     last: &Reply,
     provider: Provider,
 ) -> Result<StoredMessage, BodyError> {
-    // A last reply that still calls tools does not end the turn: storing it would keep calls
-    // that owe results the record never gets (and, answered later, store them twice).
-    let owed: Vec<String> = last.calls().iter().map(|call| call.id.to_owned()).collect();
-    if !owed.is_empty() {
-        return Err(BodyError::new(Kind::LastReplyCallsTools { calls: owed }));
-    }
     stored_rounds(rounds, Some(last), Some(provider), None)
 }
 
@@ -508,6 +502,13 @@ fn stored_rounds(
     }
     let closing = match (last, partial) {
         (Some(last), _) => {
+            // A last reply that still calls tools does not end the turn: storing it would
+            // keep calls that owe results the record never gets (and, answered later, store
+            // them twice). The rounds are checked first.
+            let owed: Vec<String> = last.calls().iter().map(|call| call.id.to_owned()).collect();
+            if !owed.is_empty() {
+                return Err(BodyError::new(Kind::LastReplyCallsTools { calls: owed }));
+            }
             let provider = provider.unwrap_or(last.provider());
             if !last.provider().same_surface(provider) {
                 return Err(BodyError::new(Kind::RoundOfAnotherProvider {
