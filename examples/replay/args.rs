@@ -118,7 +118,8 @@ request body, as JSON.
   --chunk N               the chunk size for --stream, in bytes (default 4096)
   --outcome               with --reply or --stream, print {\"stop\":REASON,\"message\":...},
                           then \"metadata\":{...} when the reply carried any (container,
-                          stop details, model hops, guardrail trace, URLs, search suggestions)
+                          stop details, model hops, guardrail trace, URLs, search
+                          suggestions, a blocked prompt's reason, the other choices' count)
   --error PROVIDER STATUS read FILE as the provider's error response with that HTTP status
                           and print what kind of error it is
   --header NAME:VALUE     with --error, a header of the response (repeatable): retry-after,
