@@ -644,3 +644,58 @@ fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() 
         assert!(!error.is_retryable(), "{other:?}");
     }
 }
+
+#[test]
+fn each_dialects_stream_ends_where_its_server_ends_it() {
+    use transcript_replay::dialects::StreamEnd;
+    let chunk = |object: &str, delta: Value, finish: Value| json!({"object": object, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+    let text = chunk(
+        "chat.completion.chunk",
+        json!({"content": "Hi."}),
+        Value::Null,
+    );
+    let stop = chunk("chat.completion.chunk", json!({}), json!("stop"));
+    let read = |provider: Provider, events: &[&Value], done: bool| {
+        let mut bytes: String = events
+            .iter()
+            .map(|event| format!("data: {event}\n\n"))
+            .collect();
+        if done {
+            bytes.push_str("data: [DONE]\n\n");
+        }
+        let mut reader = provider.stream();
+        reader.feed(bytes.as_bytes()).unwrap();
+        reader.finish()
+    };
+    for dialect in Dialect::NAMED {
+        let provider = Provider::Compatible(dialect);
+        // `[DONE]` ends every stream.
+        let reply = read(provider, &[&text, &stop], true).unwrap();
+        assert_eq!(reply.message.blocks, [Block::text("Hi.")], "{provider}");
+        match dialect.stream_end {
+            // Without it, a stream that ends on `[DONE]` is cut, even after its finish reason.
+            StreamEnd::Done => {
+                let error = read(provider, &[&text, &stop], false).unwrap_err();
+                assert_eq!(error.kind(), StreamErrorKind::Cut, "{provider}");
+            }
+            // Perplexity's ends with its own last chunk (its finish reason, usage and sources),
+            // and a stream cut before it is an error, never a short answer.
+            StreamEnd::Chunk(last) => {
+                let done = chunk(last, json!({}), json!("stop"));
+                let reply = read(provider, &[&text, &done], false).unwrap();
+                assert_eq!(reply.message.blocks, [Block::text("Hi.")], "{provider}");
+                assert_eq!(reply.stop, StopReason::EndTurn);
+                let error = read(provider, &[&text, &stop], false).unwrap_err();
+                assert_eq!(error.kind(), StreamErrorKind::Cut, "{provider}");
+                assert!(error.to_string().ends_with(last), "{error}");
+            }
+        }
+    }
+    assert_eq!(
+        Dialect::NAMED
+            .iter()
+            .filter(|dialect| dialect.stream_end != StreamEnd::Done)
+            .count(),
+        1
+    );
+}

@@ -17,7 +17,7 @@
 use proptest::prelude::*;
 use serde_json::json;
 use transcript_replay::{
-    Priced, Provider, Reply, StopReason, StoredMessage, Tool, ToolOutput, Turn,
+    Dialect, Priced, Provider, Reply, StopReason, StoredMessage, Tool, ToolOutput, Turn,
 };
 use transcript_replay_conformance::streams;
 
@@ -253,6 +253,72 @@ fn chat_function_call() -> Row {
     }
 }
 
+/// A Chat Completions reply of a provider of the Chat surface: its chunks as they come (each
+/// as written), and its whole body.
+fn chat(name: &'static str, provider: Provider, chunks: &[&str], whole: &str) -> Row {
+    Row {
+        name,
+        provider,
+        stream: unnamed(&owned(chunks)),
+        whole: whole.to_owned(),
+        same_bytes: true,
+    }
+}
+
+/// Perplexity's stream sends no `[DONE]`: it ends with a `chat.completion.done` chunk that
+/// carries the finish reason, the usage and the search results, in the shape of
+/// <https://docs.perplexity.ai/docs/sonar/pro-search/stream-mode>.
+fn perplexity_done_chunk() -> Row {
+    let sources = r#""citations":["https://blog.rust-lang.org/"],"search_results":[{"title":"Rust Blog","url":"https://blog.rust-lang.org/","date":"2024-07-25"}]"#;
+    let usage = r#""usage":{"prompt_tokens":7,"completion_tokens":5,"total_tokens":12}"#;
+    chat(
+        "perplexity stream ending in its chat.completion.done chunk, with no [DONE]",
+        Provider::Compatible(&Dialect::PERPLEXITY),
+        &[
+            r#"{"id":"p1","model":"sonar","created":1,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Rust 1.80 "},"finish_reason":null}]}"#,
+            r#"{"id":"p1","model":"sonar","created":1,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"is out."},"finish_reason":null}]}"#,
+            &format!(
+                r#"{{"id":"p1","model":"sonar","created":1,"object":"chat.completion.done","choices":[{{"index":0,"delta":{{}},"finish_reason":"stop"}}],{usage},{sources}}}"#
+            ),
+        ],
+        &format!(
+            r#"{{"id":"p1","model":"sonar","created":1,"object":"chat.completion","choices":[{{"index":0,"finish_reason":"stop","message":{{"role":"assistant","content":"Rust 1.80 is out."}}}}],{usage},{sources}}}"#
+        ),
+    )
+}
+
+/// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
+fn responses_done_after_completed() -> Row {
+    let mut row = responses_items(
+        "responses stream with a [DONE] after response.completed (OpenRouter)",
+        &[
+            r#"{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}"#,
+        ],
+    );
+    row.stream.extend_from_slice(b"data: [DONE]\n\n");
+    row
+}
+
+/// OpenRouter's Messages endpoint sends `data: [DONE]` after `message_stop`.
+fn anthropic_done_after_message_stop() -> Row {
+    let mut stream = typed(&owned(&[
+        r#"{"type":"message_start","message":{"role":"assistant","content":[],"usage":{"input_tokens":4,"output_tokens":0}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Done."}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}"#,
+        r#"{"type":"message_stop"}"#,
+    ]));
+    stream.extend_from_slice(b"data: [DONE]\n\n");
+    Row {
+        name: "anthropic stream with a [DONE] after message_stop (OpenRouter)",
+        provider: Provider::Anthropic,
+        stream,
+        whole: r#"{"role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","usage":{"input_tokens":4,"output_tokens":2}}"#.to_owned(),
+        same_bytes: true,
+    }
+}
+
 fn responses_object_delta() -> Row {
     let message = r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}"#;
     Row {
@@ -400,6 +466,9 @@ fn rows() -> Vec<Row> {
         responses_tool_search(),
         responses_hosted_shell(),
         bedrock_guardrail(),
+        perplexity_done_chunk(),
+        responses_done_after_completed(),
+        anthropic_done_after_message_stop(),
     ]
 }
 

@@ -1,5 +1,5 @@
 //! Reading a streamed Chat Completions reply: server-sent events of
-//! `chat.completion.chunk`s, ending in `data: [DONE]`.
+//! `chat.completion.chunk`s, ending in `data: [DONE]` (or a dialect's own last chunk).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::content::{self, Split, ThinkSplit};
 use super::error;
 use super::reply::{read_usage, FINISH_REASONS};
+use crate::dialects::StreamEnd;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{self, At, Counts, Reply};
@@ -20,14 +21,15 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// The first choice's `delta`s add up to the message [`read_reply`](super::read_reply) reads:
 /// `reasoning_content` or `reasoning` (compatible servers), `content`, `refusal`, and each of
 /// `tool_calls`, whose `function.arguments` pieces concatenate to the call's input. The
-/// stream ends at `data: [DONE]`; usage comes, when the request asked for it with
+/// stream ends at `data: [DONE]`, or at the last chunk of its own that the dialect names
+/// ([`StreamEnd`](crate::dialects::StreamEnd): Perplexity's `chat.completion.done`); usage comes, when the request asked for it with
 /// `stream_options.include_usage`, in a last chunk with `choices: []`, and is read whenever it
 /// comes. A chunk with `error` (and no `choices`) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
 /// and so is a choice that ends with `finish_reason: "error"` (OpenRouter's, when the upstream
 /// provider failed mid-stream, <https://openrouter.ai/docs/api-reference/streaming>: the error
 /// beside it or in it, or a server error when it carries none), and so is a stream that ends
-/// before `[DONE]`.
+/// before its end (`[DONE]`, or the dialect's last chunk): never a short answer.
 ///
 /// Tool-call deltas are matched by their `index`, as OpenAI sends it. Servers compatible with
 /// OpenAI's API send deltas without one (<https://github.com/ollama/ollama/issues/7881>,
@@ -67,6 +69,9 @@ pub(crate) fn stream_of(provider: Provider) -> StreamReader {
         Box::new(Stream {
             provider: Of(provider),
             think: content::tags_of(provider).map(ThinkSplit::new),
+            end: End(provider
+                .dialect()
+                .map_or(StreamEnd::Done, |dialect| dialect.stream_end)),
             ..Stream::default()
         }),
     )
@@ -130,6 +135,16 @@ impl Default for Of {
     }
 }
 
+/// How the stream ends, by its dialect: `data: [DONE]` unless it says otherwise.
+#[derive(Debug, Clone, Copy)]
+struct End(StreamEnd);
+
+impl Default for End {
+    fn default() -> Self {
+        End(StreamEnd::Done)
+    }
+}
+
 #[derive(Debug, Default)]
 struct Stream {
     provider: Of,
@@ -141,6 +156,7 @@ struct Stream {
     refused: bool,
     finish: Option<String>,
     counts: Counts,
+    end: End,
     done: bool,
     not_kept: Vec<String>,
     /// The splitter of reasoning in tags, for a dialect whose models write them.
@@ -488,6 +504,10 @@ impl Stream {
 /// One chunk of the stream: its choices' deltas, its usage, or an error.
 #[derive(Deserialize)]
 struct Chunk<'a> {
+    /// What the chunk is: `chat.completion.chunk`, or a server's own last chunk
+    /// ([`StreamEnd::Chunk`]).
+    #[serde(default)]
+    object: Option<String>,
     #[serde(default)]
     choices: Option<Vec<Choice>>,
     #[serde(borrow, default)]
@@ -715,7 +735,7 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
-        if data.trim() == "[DONE]" {
+        if crate::stream::is_done(data) {
             self.done = true;
             self.end_content(deltas);
             return Ok(());
@@ -756,12 +776,22 @@ impl Events for Stream {
             self.counts
                 .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
         }
+        // A server that sends no `[DONE]` ends with a chunk of its own (Perplexity's).
+        if let (StreamEnd::Chunk(last), Some(object)) = (self.end.0, chunk.object.as_deref()) {
+            if object == last {
+                self.done = true;
+                self.end_content(deltas);
+            }
+        }
         Ok(())
     }
 
     fn finish(&mut self) -> Result<Reply, Fault> {
         if !self.done {
-            return Err(Fault::Cut("data: [DONE]"));
+            return Err(Fault::Cut(match self.end.0 {
+                StreamEnd::Done => "data: [DONE]",
+                StreamEnd::Chunk(last) => last,
+            }));
         }
         let stop = if self.refused {
             StopReason::Refusal
