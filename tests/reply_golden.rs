@@ -234,11 +234,6 @@ fn a_reply_that_is_not_what_the_provider_documents_is_an_error_that_says_where_a
             "OpenAI reply, choices (line 1, column 13): the reply has no choice",
         ),
         (
-            Provider::OpenAi,
-            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}}]}"#,
-            "OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 98): missing field `arguments`",
-        ),
-        (
             Provider::Anthropic,
             r#"{"content": [{"type": "tool_use", "id": "t", "name": "f"}]}"#,
             "Anthropic reply, content[0] (line 1, column 14): missing field `input` in a tool_use block",

@@ -287,6 +287,64 @@ fn perplexity_done_chunk() -> Row {
     )
 }
 
+/// A server that fills every field a reply leaves out with its zero value, in the whole
+/// message and in each chunk (`"function_call": {"name": "", "arguments": ""}`,
+/// `"refusal": ""`, `"tool_calls": []`, `"finish_reason": ""` until the last chunk, a call's
+/// empty `id`, `type` and `name` after its first delta), as
+/// <https://github.com/Wei-Shaw/sub2api/pull/5632> and
+/// <https://github.com/binaricat/Netcatty/pull/1690> report it: none is a call, a refusal or
+/// a stop, and none goes back in the round.
+fn chat_zero_values() -> Row {
+    let zeros = r#""function_call":{"name":"","arguments":""},"refusal":"""#;
+    let chunk = |delta: &str, finish: &str| {
+        format!(
+            r#"{{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{{"index":0,"delta":{{{delta}}},"logprobs":null,"finish_reason":"{finish}"}}],"usage":null}}"#
+        )
+    };
+    let mut row = chat(
+        "chat reply whose absent fields are zero values, whole and in every chunk",
+        Provider::OpenAi,
+        &[
+            &chunk(
+                &format!(
+                    r#""role":"assistant","content":"","reasoning_content":"",{zeros},"tool_calls":[],"extra_fields":null"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"assistant","content":"Reading it.","reasoning_content":"",{zeros},"tool_calls":[]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"","content":"",{zeros},"tool_calls":[{{"index":0,"id":"call_1","type":"function","function":{{"name":"read","arguments":""}}}}]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"","content":"",{zeros},"tool_calls":[{{"index":0,"id":"","type":"","function":{{"name":"","arguments":"{{\"path\":\"a.rs\"}}"}}}},{{"index":1,"id":"","type":"","function":{{"name":"","arguments":""}}}}]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(r#""role":"","content":"",{zeros},"tool_calls":[]"#),
+                "tool_calls",
+            ),
+            r#"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":16,"completion_tokens":9,"total_tokens":25}}"#,
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{{"index":0,"message":{{"role":"assistant","content":"Reading it.","reasoning_content":"",{zeros},"tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"read","arguments":"{{\"path\":\"a.rs\"}}"}}}},{{"id":"","type":"function","function":{{"name":"","arguments":""}}}}],"extra_fields":null}},"logprobs":null,"finish_reason":"tool_calls"}}],"usage":{{"prompt_tokens":16,"completion_tokens":9,"total_tokens":25}}}}"#
+        ),
+    );
+    // KNOWN MISMATCH: a Chat stream writes its round message's keys sorted.
+    row.same_bytes = false;
+    row
+}
+
 /// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
 fn responses_done_after_completed() -> Row {
     let mut row = responses_items(
@@ -467,6 +525,7 @@ fn rows() -> Vec<Row> {
         responses_hosted_shell(),
         bedrock_guardrail(),
         perplexity_done_chunk(),
+        chat_zero_values(),
         responses_done_after_completed(),
         anthropic_done_after_message_stop(),
     ]

@@ -36,6 +36,34 @@ pub(super) const THOUGHT: Tags = Tags {
     opened_before: false,
 };
 
+/// Whether a value is a zero value, which stands for absence: `null`, an empty string, array or
+/// object, or an object whose members are all zero values (`{"name": "", "arguments": ""}`).
+/// Some compatible servers fill every field a reply leaves out with zero values, in a whole
+/// message and in each chunk of a stream (`"function_call": {"name": "", "arguments": ""}`,
+/// `"refusal": ""`, `"tool_calls": []`, `"finish_reason": ""`, a tool call's empty `name`
+/// or `type`: <https://github.com/Wei-Shaw/sub2api/pull/5632>,
+/// <https://github.com/binaricat/Netcatty/pull/1690>): none of them is a call, a refusal or
+/// a stop, and none goes back in the round.
+pub(super) fn is_zero(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(members) => members.values().all(is_zero),
+        Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// [`is_zero`] of a value's exact text (and so of text that is no JSON, false); a string or
+/// any other scalar is judged by its text alone.
+pub(super) fn is_zero_text(raw: &str) -> bool {
+    let raw = raw.trim();
+    match raw.as_bytes().first() {
+        Some(b'[' | b'{') => serde_json::from_str::<Value>(raw).is_ok_and(|value| is_zero(&value)),
+        Some(_) | None => raw == "null" || raw == "\"\"",
+    }
+}
+
 /// The tags of a dialect with `think_tags`, or `None`.
 pub(super) fn tags_of(provider: crate::Provider) -> Option<Tags> {
     let dialect = provider.dialect().filter(|dialect| dialect.think_tags)?;

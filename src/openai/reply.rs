@@ -53,6 +53,11 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// content up to a `</think>` that no `<think>` opened (the chat template opened it); or the
 /// dialect's own tags ([`ThinkTag`](crate::dialects::ThinkTag)).
 ///
+/// Zero values stand for absence, as some compatible servers fill what a reply leaves out
+/// (<https://github.com/Wei-Shaw/sub2api/pull/5632>): `"refusal": ""` is no refusal,
+/// `"finish_reason": ""` no stop, `"function_call": {"name": "", "arguments": ""}` (or `{}`)
+/// and a tool call with no name and no input no call, and an empty `type` is a function's.
+///
 /// What does not cross: other choices (`n` > 1) and `logprobs` are not content and are left
 /// out. The deprecated `function_call`, a content part or a tool call of a kind the crate
 /// does not read are not refused: each becomes the text `[Not kept: OpenAI {type} content]`
@@ -179,10 +184,10 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
             audio.data.as_deref().unwrap_or_default(),
         ));
     }
-    if let Some(call) = message.function_call.filter(|value| value.get() != "null") {
+    if let Some(call) = (message.function_call).filter(|call| !content::is_zero_text(call.get())) {
         blocks.push(function_call(call, provider, &mut not_kept));
     }
-    if let Some(refusal) = message.refusal {
+    if let Some(refusal) = message.refusal.filter(|refusal| !refusal.is_empty()) {
         refused = true;
         blocks.push(Block::text(refusal));
     }
@@ -190,13 +195,18 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     if let Some(calls) = message.tool_calls {
         let calls_at = message_at.child(calls, "tool_calls");
         let calls: Option<Vec<&RawValue>> = calls_at.read()?;
+        let mut kept = 0;
         for (index, &call) in calls.iter().flatten().enumerate() {
-            let (block, free) = read_tool_call(
+            let Some((block, free)) = read_tool_call(
                 &calls_at.child(call, format_args!("[{index}]")),
-                index,
+                kept,
                 provider,
                 &mut not_kept,
-            )?;
+            )?
+            else {
+                continue;
+            };
+            kept += 1;
             if let (true, Block::ToolUse { id, .. }) = (free, &block) {
                 free_form.push(id.clone());
             }
@@ -210,7 +220,8 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     let stop = if refused {
         StopReason::Refusal
     } else {
-        StopReason::from_word(choice.finish_reason.as_deref(), &FINISH_REASONS)
+        let finish = choice.finish_reason.filter(|word| !word.is_empty());
+        StopReason::from_word(finish.as_deref(), &FINISH_REASONS)
     };
     blocks.extend(content::top_level_sources(
         &response.citations,
@@ -273,9 +284,12 @@ fn read_content(
                 let part: ContentPart = part_at.read()?;
                 match (part.kind.as_str(), part.text, part.refusal) {
                     ("text", Some(text), _) => blocks.push(Block::text(text)),
-                    ("refusal", _, Some(refusal)) => {
-                        refused = true;
-                        blocks.push(Block::text(refusal));
+                    ("refusal", _, refusal) => {
+                        // An empty refusal is none.
+                        if let Some(refusal) = refusal.filter(|refusal| !refusal.is_empty()) {
+                            refused = true;
+                            blocks.push(Block::text(refusal));
+                        }
                     }
                     ("thinking", _, _) => {
                         blocks.push(Block::reasoning(thinking_text(&part.thinking)));
@@ -310,21 +324,22 @@ pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
 
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
-/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>)
-/// is a function call; one without an `id` gets the id the stream reader makes
-/// (`made_0_{k}`, [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>),
+/// or with an empty one, is a function call; one without an `id` gets the id the stream
+/// reader makes (`made_0_{k}`, [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)). A call of zero
+/// values, no name and no input ([`content::is_zero`]), is none: `None`.
 fn read_tool_call(
     at: &At<'_>,
     index: usize,
     provider: Provider,
     not_kept: &mut Vec<String>,
-) -> Result<(Block, bool), ReplyError> {
+) -> Result<Option<(Block, bool)>, ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         #[serde(default)]
         id: Option<String>,
-        #[serde(rename = "type", default = "function")]
-        kind: String,
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
         #[serde(default)]
         function: Option<Function>,
         #[serde(default)]
@@ -332,36 +347,45 @@ fn read_tool_call(
     }
     #[derive(Deserialize)]
     struct Function {
-        name: String,
-        arguments: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        arguments: Option<String>,
     }
     #[derive(Deserialize)]
     struct Custom {
-        name: String,
-        input: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        input: Option<String>,
     }
     let call: Call = at.read()?;
+    let kind = call.kind.filter(|kind| !kind.is_empty());
+    let kind = kind.as_deref().unwrap_or("function");
+    // The name and the input of a call of a kind the crate reads.
+    let named = match (kind, call.function, call.custom) {
+        ("function", Some(function), _) => Some((function.name, function.arguments, false)),
+        ("custom", _, Some(custom)) => Some((custom.name, custom.input, true)),
+        ("function" | "custom", _, _) => Some((None, None, false)),
+        (_, _, _) => None,
+    };
+    let Some((name, input, free)) = named else {
+        not_kept.push(kind.to_owned());
+        return Ok(Some((Block::text(marker::not_kept(provider, kind)), false)));
+    };
+    let (name, input) = (name.unwrap_or_default(), input.unwrap_or_default());
+    if name.is_empty() && input.is_empty() {
+        return Ok(None);
+    }
     // A call without an id (or an empty one) gets the one the stream reader makes for it.
     let id = call
         .id
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| crate::reply::made_id(0, index));
-    match (call.kind.as_str(), call.function, call.custom) {
-        ("function", Some(function), _) => Ok((
-            Block::tool_use(id, function.name, ToolInput::from(function.arguments)),
-            false,
-        )),
-        ("custom", _, Some(custom)) => Ok((Block::tool_use(id, custom.name, custom.input), true)),
-        (kind, _, _) => {
-            not_kept.push(kind.to_owned());
-            Ok((Block::text(marker::not_kept(provider, kind)), false))
-        }
-    }
-}
-
-/// A call's `type` when the reply gives none.
-fn function() -> String {
-    "function".to_owned()
+    Ok(Some((
+        Block::tool_use(id, name, ToolInput::from(input)),
+        free,
+    )))
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.
@@ -405,7 +429,8 @@ pub(super) fn function_call_id() -> String {
 /// The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
 /// `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
 /// "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
-/// that is no such object is the marker, where the message has it.
+/// that is no such object, or names no function, is the marker, where the message has it
+/// (one of zero values, `{"name": "", "arguments": ""}`, is none: the reader never gets it).
 fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>) -> Block {
     #[derive(Deserialize)]
     struct FunctionCall {
@@ -414,12 +439,12 @@ fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>
         arguments: Option<String>,
     }
     match serde_json::from_str::<FunctionCall>(call.get()) {
-        Ok(call) => Block::tool_use(
+        Ok(call) if !call.name.is_empty() => Block::tool_use(
             function_call_id(),
             call.name,
             ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
         ),
-        Err(_) => {
+        Ok(_) | Err(_) => {
             not_kept.push("function_call".to_owned());
             Block::text(marker::not_kept(provider, "function_call"))
         }

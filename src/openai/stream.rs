@@ -38,6 +38,9 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// already taken starts a new call, for servers that give every parallel call index 0
 /// (<https://github.com/diegosouzapw/OmniRoute/issues/11044>). A call that never gets an id
 /// gets one the crate makes (`made_0_{k}`, the prefix [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// Zero values are absence, as [`read_reply`](super::read_reply) takes them, in every chunk:
+/// an empty `refusal` or `finish_reason`, a `function_call` of empty members, a tool-call
+/// delta with no id, name or arguments, an empty `type`.
 ///
 /// ```
 /// use transcript_replay::{openai, Block, StopReason};
@@ -213,6 +216,15 @@ struct CustomDelta {
 }
 
 impl CallDelta {
+    /// Whether the delta carries anything but zero values: an id, a name, a piece of the
+    /// input or the call's `extra_content`.
+    fn carries(&self) -> bool {
+        self.id.as_deref().is_some_and(|id| !id.is_empty())
+            || self.name().is_some()
+            || !self.piece().is_empty()
+            || (self.extra_content.as_ref()).is_some_and(|extra| !content::is_zero(extra))
+    }
+
     /// The tool's name, when this delta carries it.
     fn name(&self) -> Option<&str> {
         self.function
@@ -298,10 +310,12 @@ impl Stream {
                     index: delta.index,
                     real_id: id.is_some(),
                     named: name.is_some(),
-                    kind: delta.kind.clone().unwrap_or_else(|| {
-                        let custom = delta.custom.is_some();
-                        (if custom { "custom" } else { "function" }).to_owned()
-                    }),
+                    kind: (delta.kind.clone().filter(|kind| !kind.is_empty())).unwrap_or_else(
+                        || {
+                            let custom = delta.custom.is_some();
+                            (if custom { "custom" } else { "function" }).to_owned()
+                        },
+                    ),
                     extra: None,
                 });
                 key
@@ -501,6 +515,21 @@ impl Stream {
     }
 }
 
+/// Whether a call's block has no input.
+fn no_input(block: &Block) -> bool {
+    match block {
+        Block::ToolUse { input, .. } => input.as_str().is_empty(),
+        Block::Text { .. }
+        | Block::ToolResult { .. }
+        | Block::Reasoning { .. }
+        | Block::Image { .. }
+        | Block::File { .. }
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. } => false,
+    }
+}
+
 /// One chunk of the stream: its choices' deltas, its usage, or an error.
 #[derive(Deserialize)]
 struct Chunk<'a> {
@@ -635,27 +664,37 @@ impl Stream {
         // The deprecated single call, as `read_reply` reads it: its name begins it, its
         // arguments come in parts; one that is no object is the marker, once. `null` is
         // `None`: no value.
-        if let Some(call) = delta.function_call {
+        if let Some(call) = delta.function_call.filter(|call| !content::is_zero(call)) {
             let begun = self.blocks.block_of(FUNCTION_CALL).is_some();
-            match (call.as_object(), begun) {
-                (Some(_), _) => {
-                    if let (Some(name), false) = (reply::field(&call, &["name"]).as_str(), begun) {
-                        let id = super::reply::function_call_id();
-                        self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
-                    }
-                    if let Some(arguments) = reply::field(&call, &["arguments"]).as_str() {
-                        self.blocks.input(FUNCTION_CALL, arguments, deltas);
-                    }
+            let name = reply::field(&call, &["name"]).as_str();
+            let arguments = reply::field(&call, &["arguments"]).as_str();
+            // Its name begins it (an empty one is none); arguments before a name are the
+            // marker, as a whole call without one is.
+            match (
+                call.as_object(),
+                begun,
+                name.filter(|name| !name.is_empty()),
+            ) {
+                (Some(_), false, Some(name)) => {
+                    let id = super::reply::function_call_id();
+                    self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
+                    self.blocks
+                        .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
                 }
-                (None, false) => {
+                (Some(_), true, _) => {
+                    self.blocks
+                        .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
+                }
+                (Some(_) | None, false, _) => {
                     let marker = crate::marker::not_kept(self.provider.0, "function_call");
                     self.blocks.text(FUNCTION_CALL, &marker, deltas);
                     self.not_kept.push("function_call".to_owned());
                 }
-                (None, true) => {}
+                (None, true, _) => {}
             }
         }
-        if let Some(text) = delta.refusal.as_deref() {
+        // An empty refusal is none.
+        if let Some(text) = delta.refusal.as_deref().filter(|text| !text.is_empty()) {
             self.refused = true;
             self.blocks.text(REFUSAL, text, deltas);
         }
@@ -710,6 +749,9 @@ impl Stream {
     /// The pieces of the tool calls: each goes to its call, begun when it is new, with the
     /// call's `extra_content` when it carries one.
     fn call_deltas(&mut self, calls: &[CallDelta], deltas: &mut Vec<Delta>) {
+        // A delta of zero values (an empty id, name and arguments, which some servers send in
+        // every chunk) is none.
+        let calls: Vec<&CallDelta> = calls.iter().filter(|call| call.carries()).collect();
         if !calls.is_empty() {
             // The content is over when the calls begin: what the splitter held back
             // (white space that might have opened `<think>`) takes its place first.
@@ -762,8 +804,10 @@ impl Events for Stream {
                 let error = error::finished_in_error(self.provider.0, choice.error.as_ref());
                 return Err(Fault::provider(error));
             }
-            if choice.finish_reason.is_some() {
-                self.finish = choice.finish_reason;
+            // An empty finish reason is none: some servers send it on every chunk until the
+            // last.
+            if let Some(finish) = choice.finish_reason.filter(|word| !word.is_empty()) {
+                self.finish = Some(finish);
                 self.end_content(deltas);
             }
         }
@@ -814,6 +858,12 @@ impl Events for Stream {
         // is the marker `read_reply` writes, where it stood.
         let mut free_form = Vec::new();
         for (key, call) in self.calls.iter().enumerate() {
+            // A call that never got a name nor any input is none, as a whole one is.
+            let read = matches!(call.kind.as_str(), "function" | "custom");
+            if read && !call.named && self.blocks.block_of(key).is_some_and(|b| no_input(&b)) {
+                self.blocks.set_whole(key, Block::text(String::new()));
+                continue;
+            }
             match call.kind.as_str() {
                 "function" => {}
                 "custom" => free_form.extend(self.blocks.call_id(key).map(str::to_owned)),
