@@ -11,7 +11,7 @@ use super::reply::{read_usage, FINISH_REASONS};
 use crate::dialects::StreamEnd;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
-use crate::reply::{self, At, Counts, Reply};
+use crate::reply::{self, At, Counts, Metadata, Reply};
 use crate::stop::StopReason;
 use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 
@@ -38,6 +38,9 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// already taken starts a new call, for servers that give every parallel call index 0
 /// (<https://github.com/diegosouzapw/OmniRoute/issues/11044>). A call that never gets an id
 /// gets one the crate makes (`made_0_{k}`, the prefix [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// A function call that streams no arguments takes none (`{}`); a choice that ends with no
+/// delta (Azure's, stopped by its content filter) ends the reply all the same; the chunks of
+/// other choices (`n` > 1) are counted in [`Metadata::other_choices`](crate::Metadata::other_choices).
 /// Zero values are absence, as [`read_reply`](super::read_reply) takes them, in every chunk:
 /// an empty `refusal` or `finish_reason`, a `function_call` of empty members, a tool-call
 /// delta with no id, name or arguments, an empty `type`.
@@ -159,6 +162,8 @@ struct Stream {
     refused: bool,
     finish: Option<String>,
     counts: Counts,
+    /// The indexes of the other choices (`n` > 1), which the reply counts.
+    other_choices: Vec<usize>,
     end: End,
     done: bool,
     not_kept: Vec<String>,
@@ -449,35 +454,6 @@ impl Stream {
         }
     }
 
-    /// One of OpenRouter's `reasoning_details` pieces, merged into the one of its `index`:
-    /// its text, summary and data add up, its other fields are the last sent.
-    fn reasoning_detail(&mut self, detail: Value) {
-        let Value::Object(detail) = detail else {
-            return;
-        };
-        let index = detail.get("index").cloned();
-        let known = index.as_ref().and_then(|index| {
-            self.reasoning_details
-                .iter_mut()
-                .find(|known| known.get("index") == Some(index))
-        });
-        let Some(known) = known else {
-            self.reasoning_details.push(detail);
-            return;
-        };
-        for (key, value) in detail {
-            match (key.as_str(), known.get_mut(&key), value) {
-                ("text" | "summary" | "data", Some(Value::String(before)), Value::String(more)) => {
-                    before.push_str(&more);
-                }
-                (_, _, Value::Null) => {}
-                (_, _, value) => {
-                    known.insert(key, value);
-                }
-            }
-        }
-    }
-
     /// One of Groq's `executed_tools`, merged into the one of its `index`: its call and result
     /// blocks, as they stand.
     fn executed_tool(&mut self, tool: Value) {
@@ -659,7 +635,7 @@ impl Stream {
             self.audio_delta(audio, deltas);
         }
         for detail in delta.reasoning_details.into_iter().flatten() {
-            self.reasoning_detail(detail);
+            content::merge_reasoning_detail(&mut self.reasoning_details, detail);
         }
         // The deprecated single call, as `read_reply` reads it: its name begins it, its
         // arguments come in parts; one that is no object is the marker, once. `null` is
@@ -793,8 +769,12 @@ impl Events for Stream {
             self.search_results = search_results;
         }
         for choice in chunk.choices.into_iter().flatten() {
-            // Other choices (`n` > 1) are no part of the reply, as in `read_reply`.
-            if choice.index.unwrap_or_default() != 0 {
+            // Other choices (`n` > 1) are no part of the reply, as in `read_reply`: counted.
+            let index = choice.index.unwrap_or_default();
+            if index != 0 {
+                if !self.other_choices.contains(&index) {
+                    self.other_choices.push(index);
+                }
                 continue;
             }
             if let Some(delta) = choice.delta {
@@ -865,7 +845,17 @@ impl Events for Stream {
                 continue;
             }
             match call.kind.as_str() {
-                "function" => {}
+                // A function call that streamed no arguments takes none, as a whole one does.
+                "function" => {
+                    if let Some(Block::ToolUse {
+                        id, name, input, ..
+                    }) = self.blocks.block_of(key)
+                    {
+                        if input.as_str().is_empty() {
+                            self.blocks.set_whole(key, Block::tool_use(id, name, "{}"));
+                        }
+                    }
+                }
                 "custom" => free_form.extend(self.blocks.call_id(key).map(str::to_owned)),
                 kind => {
                     let marker = crate::marker::not_kept(self.provider.0, kind);
@@ -875,6 +865,10 @@ impl Events for Stream {
             }
         }
         let native = self.native();
+        let metadata = Metadata {
+            other_choices: self.other_choices.len(),
+            ..Metadata::default()
+        };
         Ok(Reply::new(
             self.provider.0,
             self.blocks.blocks(),
@@ -883,7 +877,8 @@ impl Events for Stream {
             native,
         )
         .free_form(&free_form)
-        .not_keeping(self.not_kept.clone()))
+        .not_keeping(self.not_kept.clone())
+        .with_metadata(metadata))
     }
 
     fn partial(&self) -> StoredMessage {
