@@ -33,11 +33,7 @@ fn chat_s_deprecated_function_call_is_a_call_whole_and_streamed() {
     let reply = Provider::OpenAi.read_reply(whole).unwrap();
     assert_eq!(
         reply.message.blocks,
-        [Block::tool_use(
-            "made_0_9223372036854775807",
-            "ls",
-            r#"{"path":"."}"#
-        )]
+        [Block::tool_use("made_0_0", "ls", r#"{"path":"."}"#)]
     );
     let events = concat!(
         "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"function_call\":{\"name\":\"ls\",\"arguments\":\"\"}}}]}\n\n",

@@ -415,42 +415,44 @@ pub(super) fn top_level_sources(citations: &Value, search_results: &Value) -> Ve
 /// "arguments", "output", "search_results": {"results": [{"title", "url"}]}}`) as
 /// provider-executed calls and their results (docs/design.md#provider-executed-tools): the call named after its type,
 /// its arguments as the input, the result its search results one a line as `{title} <{url}>`,
-/// or its output. The calls get made ids (Groq gives none; they are never sent back).
-pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    for (index, tool) in tools.iter().enumerate() {
-        let name = field(tool, &["type"]).as_str().unwrap_or("tool");
-        let id = reply::made_id(0, usize::MAX - index);
-        let input = match field(tool, &["arguments"]) {
-            Value::String(arguments) => arguments.clone(),
-            Value::Null => "{}".to_owned(),
-            other => other.to_string(),
-        };
-        let results: Vec<String> = field(tool, &["search_results", "results"])
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|result| {
-                reply::source_line(
-                    field(result, &["url"]).as_str(),
-                    field(result, &["title"]).as_str(),
-                )
-            })
-            .collect();
-        let output = match (results.is_empty(), field(tool, &["output"])) {
-            (false, _) => results.join("\n"),
-            (true, Value::String(output)) => output.clone(),
-            (true, Value::Null) => String::new(),
-            (true, other) => other.to_string(),
-        };
-        blocks.push(Block::provider_tool_use(
-            id.clone(),
-            name,
-            crate::record::ToolInput::from(input),
-        ));
-        blocks.push(Block::tool_result(id, name, output));
-    }
-    blocks
+/// or its output. The calls get made ids (Groq gives none; they are never sent back), the
+/// first the reply's call `first` ([`made_id`](reply::made_id)).
+pub(super) fn executed_tool_blocks(tools: &[Value], first: usize) -> Vec<Block> {
+    (tools.iter().enumerate())
+        .flat_map(|(index, tool)| executed_tool(tool, first + index))
+        .collect()
+}
+
+/// One of Groq's `executed_tools`, the reply's call `k`: its call and its result.
+pub(super) fn executed_tool(tool: &Value, k: usize) -> [Block; 2] {
+    let name = field(tool, &["type"]).as_str().unwrap_or("tool");
+    let id = reply::made_id(0, k);
+    let input = match field(tool, &["arguments"]) {
+        Value::String(arguments) => arguments.clone(),
+        Value::Null => "{}".to_owned(),
+        other => other.to_string(),
+    };
+    let results: Vec<String> = field(tool, &["search_results", "results"])
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|result| {
+            reply::source_line(
+                field(result, &["url"]).as_str(),
+                field(result, &["title"]).as_str(),
+            )
+        })
+        .collect();
+    let output = match (results.is_empty(), field(tool, &["output"])) {
+        (false, _) => results.join("\n"),
+        (true, Value::String(output)) => output.clone(),
+        (true, Value::Null) => String::new(),
+        (true, other) => other.to_string(),
+    };
+    [
+        Block::provider_tool_use(id.clone(), name, crate::record::ToolInput::from(input)),
+        Block::tool_result(id, name, output),
+    ]
 }
 
 #[cfg(test)]

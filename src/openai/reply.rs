@@ -177,13 +177,16 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
 }
 
 /// What a reply's message gives: its blocks, the kinds of its content not kept, whether it
-/// refused, and which calls take free-form input.
+/// refused, which calls take free-form input, and how many calls it made (each call, in the
+/// order of its blocks, is the reply's call `k`, which names the id made for it when it came
+/// without one: `made_0_{k}`, as the stream reader makes it).
 #[derive(Debug, Default)]
 struct Read {
     blocks: Vec<Block>,
     not_kept: Vec<String>,
     refused: bool,
     free_form: Vec<String>,
+    calls: usize,
 }
 
 /// The first choice's `message`, into its blocks.
@@ -225,13 +228,14 @@ fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> 
         not_kept,
         refused,
         free_form,
+        calls,
     } = read;
     if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
         blocks.push(Block::reasoning(reasoning));
     }
-    blocks.extend(content::executed_tool_blocks(
-        message.executed_tools.as_deref().unwrap_or_default(),
-    ));
+    let executed = message.executed_tools.as_deref().unwrap_or_default();
+    blocks.extend(content::executed_tool_blocks(executed, *calls));
+    *calls += executed.len();
     if let Some(content) = message.content {
         *refused |= read_content(
             &message_at.child(content, "content"),
@@ -256,22 +260,23 @@ fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> 
         ));
     }
     if let Some(call) = (message.function_call).filter(|call| !content::is_zero_text(call.get())) {
-        blocks.push(function_call(call, provider, not_kept));
+        let block = function_call(call, *calls, provider, not_kept);
+        *calls += usize::from(matches!(block, Block::ToolUse { .. }));
+        blocks.push(block);
     }
     if let Some(refusal) = message.refusal.filter(|refusal| !refusal.is_empty()) {
         *refused = true;
         blocks.push(Block::text(refusal));
     }
-    if let Some(calls) = message.tool_calls {
-        let calls_at = message_at.child(calls, "tool_calls");
-        let calls: Option<Vec<&RawValue>> = calls_at.read()?;
-        let mut kept = 0;
-        for (index, &call) in calls.iter().flatten().enumerate() {
+    if let Some(tool_calls) = message.tool_calls {
+        let calls_at = message_at.child(tool_calls, "tool_calls");
+        let tool_calls: Option<Vec<&RawValue>> = calls_at.read()?;
+        for (index, &call) in tool_calls.iter().flatten().enumerate() {
             let call_at = calls_at.child(call, format_args!("[{index}]"));
-            let Some((block, free)) = read_tool_call(&call_at, kept, provider, not_kept)? else {
+            let Some((block, free)) = read_tool_call(&call_at, *calls, provider, not_kept)? else {
                 continue;
             };
-            kept += 1;
+            *calls += 1;
             if let (true, Block::ToolUse { id, .. }) = (free, &block) {
                 free_form.push(id.clone());
             }
@@ -373,15 +378,16 @@ pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
 /// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>),
-/// or with an empty one, is a function call; one without an `id` gets the id the stream
-/// reader makes (`made_0_{k}`, [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)). A call of zero
+/// or with an empty one, is a function call; one without an `id` (or with an empty one) gets
+/// the id the stream reader makes, `made_0_{k}` for the reply's call `k`
+/// ([`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)). A call of zero
 /// values, no name and no input ([`content::is_zero`]), is none: `None`. A function call
 /// without `arguments`, or with empty ones, is a call with input `{}`: some servers leave
 /// them out for a tool that takes none (llama.cpp's omits them,
 /// <https://github.com/QwenLM/qwen-code/issues/6249>).
 fn read_tool_call(
     at: &At<'_>,
-    index: usize,
+    k: usize,
     provider: Provider,
     not_kept: &mut Vec<String>,
 ) -> Result<Option<(Block, bool)>, ReplyError> {
@@ -436,7 +442,7 @@ fn read_tool_call(
     let id = call
         .id
         .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| crate::reply::made_id(0, index));
+        .unwrap_or_else(|| crate::reply::made_id(0, k));
     Ok(Some((
         Block::tool_use(id, name, ToolInput::from(input)),
         free,
@@ -475,18 +481,17 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     })
 }
 
-/// The id made for the deprecated single call, which comes without one; the stream's reader
-/// makes the same.
-pub(super) fn function_call_id() -> String {
-    crate::reply::made_id(0, usize::MAX / 2)
-}
-
 /// The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
-/// `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
+/// `tool_calls`, with a made id, the reply's call `k` (the spec's `ChatCompletionResponseMessage.function_call`,
 /// "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
 /// that is no such object, or names no function, is the marker, where the message has it
 /// (one of zero values, `{"name": "", "arguments": ""}`, is none: the reader never gets it).
-fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>) -> Block {
+fn function_call(
+    call: &RawValue,
+    k: usize,
+    provider: Provider,
+    not_kept: &mut Vec<String>,
+) -> Block {
     #[derive(Deserialize)]
     struct FunctionCall {
         name: String,
@@ -495,7 +500,7 @@ fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>
     }
     match serde_json::from_str::<FunctionCall>(call.get()) {
         Ok(call) if !call.name.is_empty() => Block::tool_use(
-            function_call_id(),
+            crate::reply::made_id(0, k),
             call.name,
             ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
         ),

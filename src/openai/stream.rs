@@ -37,7 +37,10 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// with neither continues the last call unless it brings a new name. A new `id` at an index
 /// already taken starts a new call, for servers that give every parallel call index 0
 /// (<https://github.com/diegosouzapw/OmniRoute/issues/11044>). A call that never gets an id
-/// gets one the crate makes (`made_0_{k}`, the prefix [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// gets one the crate makes, `made_0_{k}` for the reply's call `k` (its number among the
+/// executed tools, the deprecated `function_call` and the tool calls, in the order they
+/// begin), as [`read_reply`](super::read_reply) makes it (the prefix
+/// [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
 /// A function call that streams no arguments takes none (`{}`); a choice that ends with no
 /// delta (Azure's, stopped by its content filter) ends the reply all the same; the chunks of
 /// other choices (`n` > 1) are counted in [`Metadata::other_choices`](crate::Metadata::other_choices).
@@ -180,8 +183,13 @@ struct Stream {
     images: usize,
     /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
     reasoning_details: Vec<Map<String, Value>>,
-    /// Groq's `executed_tools`, merged by their `index`.
-    executed: Vec<Value>,
+    /// Groq's `executed_tools`, merged by their `index`, each with its number among the
+    /// reply's calls.
+    executed: Vec<(Value, usize)>,
+    /// How many calls have begun (executed tools, the deprecated `function_call`, tool
+    /// calls): each is the reply's call `k`, in the order it began, as in the whole reply's
+    /// blocks, and a call without an id gets `made_0_{k}`.
+    made: usize,
     /// A compatible server's top-level `citations` and `search_results`, the last sent.
     citations: Value,
     search_results: Value,
@@ -303,7 +311,8 @@ impl Stream {
             }
             None => {
                 let key = self.calls.len();
-                let made = reply::made_id(0, key);
+                let made = reply::made_id(0, self.made);
+                self.made += 1;
                 self.blocks.call(
                     key,
                     id.unwrap_or(&made),
@@ -462,13 +471,11 @@ impl Stream {
         };
         let index = tool.get("index").cloned();
         let position = index.as_ref().and_then(|index| {
-            self.executed
-                .iter()
-                .position(|known| known.get("index") == Some(index))
+            (self.executed.iter()).position(|(known, _)| known.get("index") == Some(index))
         });
         let position = match position {
             Some(position) => {
-                if let Some(Value::Object(known)) = self.executed.get_mut(position) {
+                if let Some((Value::Object(known), _)) = self.executed.get_mut(position) {
                     for (key, value) in tool {
                         if !value.is_null() {
                             known.insert(key, value);
@@ -478,15 +485,18 @@ impl Stream {
                 position
             }
             None => {
-                self.executed.push(Value::Object(tool));
+                // A new call: the reply's next.
+                self.executed.push((Value::Object(tool), self.made));
+                self.made += 1;
                 self.executed.len() - 1
             }
         };
-        let blocks = super::content::executed_tool_blocks(&self.executed);
-        let pair = blocks.into_iter().skip(2 * position).take(2);
-        for (offset, block) in pair.enumerate() {
-            self.blocks
-                .set_whole(EXECUTED - 2 * position - offset, block);
+        if let Some((tool, k)) = self.executed.get(position) {
+            let pair = super::content::executed_tool(tool, *k);
+            for (offset, block) in pair.into_iter().enumerate() {
+                self.blocks
+                    .set_whole(EXECUTED - 2 * position - offset, block);
+            }
         }
     }
 }
@@ -652,7 +662,8 @@ impl Stream {
                 name.filter(|name| !name.is_empty()),
             ) {
                 (Some(_), false, Some(name)) => {
-                    let id = super::reply::function_call_id();
+                    let id = reply::made_id(0, self.made);
+                    self.made += 1;
                     self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
                     self.blocks
                         .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
