@@ -7,8 +7,7 @@
 //! arguments (`partialArgs`) and URL context metadata; Chat's deprecated `function_call`;
 //! Bedrock's guardrail trace. Each row is a stream and the whole body of the same response:
 //! the streamed reply's message, stop reason, metadata, calls and incomplete calls are the
-//! whole reply's, and the round the reply makes in flight is the same body, byte for byte (one
-//! row, Chat's, is compared as JSON values instead: its known mismatch is marked on it).
+//! whole reply's, and the round the reply makes in flight is the same body, byte for byte.
 //!
 //! `stream_chunking.rs` holds the same property over generated text, reasoning and calls.
 //! The property test here runs 64 cases: every row in each, fed at up to twelve arbitrary cut
@@ -244,12 +243,7 @@ fn chat_function_call() -> Row {
             "[DONE]",
         ])),
         whole: r#"{"choices":[{"index":0,"finish_reason":"function_call","message":{"role":"assistant","content":null,"function_call":{"name":"ls","arguments":"{\"path\":\".\"}"}}}]}"#.to_owned(),
-        // KNOWN MISMATCH, reported: a Chat stream rebuilds the message it sends back in the
-        // round as a map whose keys are written sorted (`{"function_call":{"arguments",
-        // "name"},"role"}`), where the whole message goes back in the order it came
-        // (`{"role","function_call":{"name","arguments"}}`). The same JSON, not the same bytes;
-        // every Chat reply with tool calls streamed does the same.
-        same_bytes: false,
+        same_bytes: true,
     }
 }
 
@@ -301,7 +295,7 @@ fn chat_zero_values() -> Row {
             r#"{{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{{"index":0,"delta":{{{delta}}},"logprobs":null,"finish_reason":"{finish}"}}],"usage":null}}"#
         )
     };
-    let mut row = chat(
+    chat(
         "chat reply whose absent fields are zero values, whole and in every chunk",
         Provider::OpenAi,
         &[
@@ -339,10 +333,7 @@ fn chat_zero_values() -> Row {
         &format!(
             r#"{{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{{"index":0,"message":{{"role":"assistant","content":"Reading it.","reasoning_content":"",{zeros},"tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"read","arguments":"{{\"path\":\"a.rs\"}}"}}}},{{"id":"","type":"function","function":{{"name":"","arguments":""}}}}],"extra_fields":null}},"logprobs":null,"finish_reason":"tool_calls"}}],"usage":{{"prompt_tokens":16,"completion_tokens":9,"total_tokens":25}}}}"#
         ),
-    );
-    // KNOWN MISMATCH: a Chat stream writes its round message's keys sorted.
-    row.same_bytes = false;
-    row
+    )
 }
 
 /// Azure's content filter stopped the reply: its stream's choice ends with no delta, after
@@ -376,7 +367,7 @@ fn chat_other_choices() -> Row {
             r#"{{"object":"chat.completion.chunk","choices":[{{"index":{index},"delta":{delta},"finish_reason":{finish}}}]}}"#
         )
     };
-    let mut row = chat(
+    chat(
         "chat reply of three choices: the first kept, the others counted",
         Provider::OpenAi,
         &[
@@ -390,10 +381,104 @@ fn chat_other_choices() -> Row {
             "[DONE]",
         ],
         r#"{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Ah."},"finish_reason":"stop"},{"index":1,"message":{"role":"assistant","content":"B"},"finish_reason":"stop"},{"index":2,"message":{"role":"assistant","content":"C"},"finish_reason":"length"}]}"#,
-    );
-    // KNOWN MISMATCH: a Chat stream writes its round message's keys sorted.
-    row.same_bytes = false;
-    row
+    )
+}
+
+/// A call to a tool that takes no arguments, whose `arguments` the server leaves out, as
+/// llama.cpp's does (<https://github.com/QwenLM/qwen-code/issues/6249>): a call with input
+/// `{}`, sent back as it came.
+fn chat_call_without_arguments() -> Row {
+    chat(
+        "chat tool call without arguments",
+        Provider::Compatible(&Dialect::LLAMA_CPP),
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"task_list"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"task_list"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
+/// Calls without ids (Groq's executed tools, a compatible server's tool calls): each gets the
+/// made id of its number in the reply, the same streamed as whole, and none is sent back.
+fn chat_made_ids() -> Row {
+    let search = |index: usize| {
+        format!(
+            r#"{{"index":{index},"type":"search","arguments":"{{}}","output":"result {index}"}}"#
+        )
+    };
+    let call = |name: &str| {
+        format!(r#"{{"type":"function","function":{{"name":"{name}","arguments":"{{}}"}}}}"#)
+    };
+    chat(
+        "chat calls without ids: executed tools and tool calls",
+        Provider::Compatible(&Dialect::GROQ),
+        &[
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","executed_tools":[{}]}}}}]}}"#,
+                search(0)
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"executed_tools":[{}]}}}}]}}"#,
+                search(1)
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":0,{}]}}}}]}}"#,
+                &call("echo")[1..]
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":1,{}]}},"finish_reason":"tool_calls"}}]}}"#,
+                &call("echo")[1..]
+            ),
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","executed_tools":[{},{}],"tool_calls":[{},{}]}},"finish_reason":"tool_calls"}}]}}"#,
+            search(0),
+            search(1),
+            call("echo"),
+            call("echo")
+        ),
+    )
+}
+
+/// OpenRouter's `reasoning_details`, streamed in pieces that add up, which the round must
+/// send back for Claude and Gemini
+/// (<https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks>),
+/// each detail's members where they came.
+fn openrouter_reasoning_details() -> Row {
+    chat(
+        "openrouter reasoning_details in pieces, with a tool call",
+        Provider::Compatible(&Dialect::OPENROUTER),
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Look","reasoning_details":[{"type":"reasoning.text","text":"Look","signature":null,"index":0,"format":"anthropic-claude-v1"}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning":" first.","reasoning_details":[{"type":"reasoning.text","text":" first.","signature":"sig==","index":0,"format":"anthropic-claude-v1"}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"toolu_1","type":"function","function":{"name":"echo","arguments":"{\"a\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"","reasoning":"Look first.","reasoning_details":[{"type":"reasoning.text","text":"Look first.","signature":"sig==","index":0,"format":"anthropic-claude-v1"}],"tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"echo","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
+/// Gemini's OpenAI endpoint: each call's `extra_content.google.thought_signature`, which
+/// Gemini 3 needs back (<https://ai.google.dev/gemini-api/docs/thought-signatures>).
+fn gemini_openai_thought_signature() -> Row {
+    let extra = r#""extra_content":{"google":{"thought_signature":"Ck0BVKhc"}}"#;
+    chat(
+        "gemini's openai endpoint: a call's extra_content",
+        Provider::Compatible(&Dialect::GEMINI_OPENAI),
+        &[
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","tool_calls":[{{{extra},"function":{{"arguments":"{{}}","name":"echo"}},"id":"function-call-1","type":"function"}}]}},"finish_reason":"tool_calls"}}]}}"#
+            ),
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","tool_calls":[{{{extra},"function":{{"arguments":"{{}}","name":"echo"}},"id":"function-call-1","type":"function"}}]}},"finish_reason":"tool_calls"}}]}}"#
+        ),
+    )
 }
 
 /// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
@@ -579,6 +664,10 @@ fn rows() -> Vec<Row> {
         chat_zero_values(),
         azure_content_filter(),
         chat_other_choices(),
+        chat_call_without_arguments(),
+        chat_made_ids(),
+        openrouter_reasoning_details(),
+        gemini_openai_thought_signature(),
         responses_done_after_completed(),
         anthropic_done_after_message_stop(),
     ]

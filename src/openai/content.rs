@@ -64,38 +64,6 @@ pub(super) fn is_zero_text(raw: &str) -> bool {
     }
 }
 
-/// One of OpenRouter's streamed `reasoning_details` pieces, merged into the one of its
-/// `index`: its text, summary and data add up, its other fields are the last sent.
-pub(super) fn merge_reasoning_detail(
-    details: &mut Vec<serde_json::Map<String, Value>>,
-    detail: Value,
-) {
-    let Value::Object(detail) = detail else {
-        return;
-    };
-    let index = detail.get("index").cloned();
-    let known = index.as_ref().and_then(|index| {
-        details
-            .iter_mut()
-            .find(|known| known.get("index") == Some(index))
-    });
-    let Some(known) = known else {
-        details.push(detail);
-        return;
-    };
-    for (key, value) in detail {
-        match (key.as_str(), known.get_mut(&key), value) {
-            ("text" | "summary" | "data", Some(Value::String(before)), Value::String(more)) => {
-                before.push_str(&more);
-            }
-            (_, _, Value::Null) => {}
-            (_, _, value) => {
-                known.insert(key, value);
-            }
-        }
-    }
-}
-
 /// The tags of a dialect with `think_tags`, or `None`.
 pub(super) fn tags_of(provider: crate::Provider) -> Option<Tags> {
     let dialect = provider.dialect().filter(|dialect| dialect.think_tags)?;
