@@ -102,6 +102,28 @@ pub enum ThinkTag {
     Thought,
 }
 
+/// How a server's stream says that the reply is over. The reader finishes there; a stream
+/// whose bytes end before it is a [`StreamError`](crate::StreamError), never a short answer
+/// (a cut connection is no finished turn).
+///
+/// ```
+/// use transcript_replay::{Dialect, dialects::StreamEnd};
+///
+/// assert_eq!(Dialect::OPENAI.stream_end, StreamEnd::Done);
+/// assert_eq!(Dialect::PERPLEXITY.stream_end, StreamEnd::Chunk("chat.completion.done"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamEnd {
+    /// `data: [DONE]` after the last chunk, as OpenAI ends a stream ("with the stream
+    /// terminated by a `data: [DONE]` message",
+    /// <https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream>).
+    Done,
+    /// The server's own last chunk: the one whose `object` is this, carrying the finish
+    /// reason, the usage and the sources, with no `data: [DONE]` after it (Perplexity's
+    /// `chat.completion.done`). A `data: [DONE]` is an end too, should the server send one.
+    Chunk(&'static str),
+}
+
 /// The rules of an OpenAI-compatible server, as data: the OpenAI Chat surface
 /// ([`openai`](crate::openai)) with the server's own rules. A [`Provider`] made from one
 /// (`Provider::from(&dialect)`) carries it, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
@@ -220,4 +242,7 @@ pub struct Dialect {
     /// usually does not repeat. An error with one of these codes keeps its kind and its code,
     /// and is [retryable](crate::ProviderError::is_retryable), read whole or in a stream.
     pub retryable_codes: &'static [&'static str],
+    /// How the server's stream ends: `data: [DONE]` (OpenAI's, the default), or a last chunk
+    /// of its own ([`StreamEnd`]).
+    pub stream_end: StreamEnd,
 }

@@ -396,6 +396,56 @@ fn groq_executed_tools_are_provider_executed_calls_that_owe_nothing() {
 }
 
 #[test]
+fn a_made_id_is_the_calls_number_in_its_reply_unique_and_the_same_whole_and_streamed() {
+    // Groq's executed tools come without ids, and so do a compatible server's tool calls.
+    let groq = provider("groq");
+    let search = |index: usize| json!({"index": index, "type": "search", "arguments": "{}", "output": format!("result {index}")});
+    let whole = groq
+        .read_reply(
+            &json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "executed_tools": [search(0), search(1)],
+                "tool_calls": [
+                    {"type": "function", "function": {"name": "read", "arguments": "{}"}},
+                    {"id": "call_b", "type": "function", "function": {"name": "ls", "arguments": "{}"}},
+                    {"type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]})
+            .to_string(),
+        )
+        .unwrap();
+    let ids: Vec<&str> = (whole.message.blocks.iter())
+        .filter_map(|block| match block {
+            Block::ToolUse { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        ["made_0_0", "made_0_1", "made_0_2", "call_b", "made_0_4"]
+    );
+    let events = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "executed_tools": [search(0)]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"executed_tools": [search(1)]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "call_b", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 2, "type": "function", "function": {"name": "read", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}),
+    ];
+    for size in [5, 4096] {
+        assert_eq!(
+            streamed(groq, &events, size).message,
+            whole.message,
+            "{size}"
+        );
+    }
+    // The deprecated `function_call`, the reply's only call.
+    let legacy = Provider::OpenAi
+        .read_reply(r#"{"choices": [{"index": 0, "finish_reason": "function_call", "message": {"role": "assistant", "function_call": {"name": "ls", "arguments": "{}"}}}]}"#)
+        .unwrap();
+    assert_eq!(
+        legacy.message.blocks,
+        [Block::tool_use("made_0_0", "ls", "{}")]
+    );
+}
+
+#[test]
 fn the_round_needs_back_what_openrouter_and_geminis_endpoint_sent_streamed_as_whole() {
     // OpenRouter: `reasoning_details`, streamed in pieces.
     let events = [
@@ -643,4 +693,59 @@ fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() 
         assert_eq!(error.code(), Some("tool_use_failed"), "{other:?}");
         assert!(!error.is_retryable(), "{other:?}");
     }
+}
+
+#[test]
+fn each_dialects_stream_ends_where_its_server_ends_it() {
+    use transcript_replay::dialects::StreamEnd;
+    let chunk = |object: &str, delta: Value, finish: Value| json!({"object": object, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+    let text = chunk(
+        "chat.completion.chunk",
+        json!({"content": "Hi."}),
+        Value::Null,
+    );
+    let stop = chunk("chat.completion.chunk", json!({}), json!("stop"));
+    let read = |provider: Provider, events: &[&Value], done: bool| {
+        let mut bytes: String = events
+            .iter()
+            .map(|event| format!("data: {event}\n\n"))
+            .collect();
+        if done {
+            bytes.push_str("data: [DONE]\n\n");
+        }
+        let mut reader = provider.stream();
+        reader.feed(bytes.as_bytes()).unwrap();
+        reader.finish()
+    };
+    for dialect in Dialect::NAMED {
+        let provider = Provider::Compatible(dialect);
+        // `[DONE]` ends every stream.
+        let reply = read(provider, &[&text, &stop], true).unwrap();
+        assert_eq!(reply.message.blocks, [Block::text("Hi.")], "{provider}");
+        match dialect.stream_end {
+            // Without it, a stream that ends on `[DONE]` is cut, even after its finish reason.
+            StreamEnd::Done => {
+                let error = read(provider, &[&text, &stop], false).unwrap_err();
+                assert_eq!(error.kind(), StreamErrorKind::Cut, "{provider}");
+            }
+            // Perplexity's ends with its own last chunk (its finish reason, usage and sources),
+            // and a stream cut before it is an error, never a short answer.
+            StreamEnd::Chunk(last) => {
+                let done = chunk(last, json!({}), json!("stop"));
+                let reply = read(provider, &[&text, &done], false).unwrap();
+                assert_eq!(reply.message.blocks, [Block::text("Hi.")], "{provider}");
+                assert_eq!(reply.stop, StopReason::EndTurn);
+                let error = read(provider, &[&text, &stop], false).unwrap_err();
+                assert_eq!(error.kind(), StreamErrorKind::Cut, "{provider}");
+                assert!(error.to_string().ends_with(last), "{error}");
+            }
+        }
+    }
+    assert_eq!(
+        Dialect::NAMED
+            .iter()
+            .filter(|dialect| dialect.stream_end != StreamEnd::Done)
+            .count(),
+        1
+    );
 }

@@ -33,11 +33,7 @@ fn chat_s_deprecated_function_call_is_a_call_whole_and_streamed() {
     let reply = Provider::OpenAi.read_reply(whole).unwrap();
     assert_eq!(
         reply.message.blocks,
-        [Block::tool_use(
-            "made_0_9223372036854775807",
-            "ls",
-            r#"{"path":"."}"#
-        )]
+        [Block::tool_use("made_0_0", "ls", r#"{"path":"."}"#)]
     );
     let events = concat!(
         "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"function_call\":{\"name\":\"ls\",\"arguments\":\"\"}}}]}\n\n",
@@ -170,4 +166,69 @@ fn gemini_s_newer_parts_enums_and_empty_replies_are_read_never_refused_whole_and
             .unwrap_or_else(|error| panic!("{what}, streamed: {error}"));
         assert_eq!(streamed, whole, "{what}, streamed");
     }
+}
+
+#[test]
+fn zero_values_in_a_chat_reply_are_absence_never_a_call_a_refusal_or_a_stop() {
+    use transcript_replay::{Priced, StopReason, StoredMessage, Tool, ToolOutput, Turn};
+    // Some compatible servers fill what a reply leaves out with zero values
+    // (<https://github.com/Wei-Shaw/sub2api/pull/5632>,
+    // <https://github.com/binaricat/Netcatty/pull/1690>).
+    let zeros = r#""function_call":{"name":"","arguments":""},"refusal":"","audio":{"id":""}"#;
+    let whole = format!(
+        r#"{{"choices":[{{"index":0,"finish_reason":"tool_calls","message":{{"role":"assistant","content":"","reasoning_content":"",{zeros},"tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"ls","arguments":"{{}}"}}}},{{"id":"","type":"","function":{{"name":"","arguments":""}}}}]}}}}]}}"#
+    );
+    let stream = [
+        format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","content":"",{zeros},"tool_calls":[]}},"finish_reason":""}}]}}"#
+        ),
+        format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"content":"",{zeros},"tool_calls":[{{"index":0,"id":"call_1","type":"function","function":{{"name":"ls","arguments":"{{}}"}}}}]}},"finish_reason":""}}]}}"#
+        ),
+        format!(
+            r#"{{"choices":[{{"index":0,"delta":{{{zeros},"tool_calls":[{{"index":1,"id":"","type":"","function":{{"name":"","arguments":""}}}}]}},"finish_reason":"tool_calls"}}]}}"#
+        ),
+        "[DONE]".to_owned(),
+    ];
+    let mut reader = Provider::OpenAi.stream();
+    for event in &stream {
+        reader
+            .feed(format!("data: {event}\n\n").as_bytes())
+            .unwrap();
+    }
+    let streamed = reader.finish().unwrap();
+    let history = [StoredMessage::user("List.")];
+    let tools = [Tool::new("ls", "Lists.", r#"{"type":"object"}"#).unwrap()];
+    for reply in [Provider::OpenAi.read_reply(&whole).unwrap(), streamed] {
+        assert_eq!(
+            reply.message.blocks,
+            [Block::tool_use("call_1", "ls", "{}")]
+        );
+        assert_eq!(reply.stop, StopReason::ToolUse);
+        assert!(reply.not_kept().is_empty());
+        // The round takes none of them back: no call without a name, which the next request
+        // would be refused for.
+        let outputs = [ToolOutput::ok("call_1", "a.rs")];
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .tools(&tools)
+            .round(&reply, &outputs);
+        let body = Provider::OpenAi.body(&turn).unwrap().to_json().unwrap();
+        let body = String::from_utf8(body).unwrap();
+        for zero in [
+            "function_call",
+            "refusal",
+            "audio",
+            r#""name":"""#,
+            r#""content":"""#,
+        ] {
+            assert!(!body.contains(zero), "{zero}: {body}");
+        }
+    }
+    // An empty refusal is no refusal, and an empty finish reason no stop.
+    let reply = Provider::OpenAi
+        .read_reply(r#"{"choices":[{"index":0,"finish_reason":"","message":{"role":"assistant","content":"Hi.","refusal":""}}]}"#)
+        .unwrap();
+    assert_eq!(reply.message.blocks, [Block::text("Hi.")]);
+    assert_eq!(reply.stop, StopReason::Other(String::new()));
 }

@@ -94,6 +94,43 @@ fn the_providers_documented_examples_become_these_stored_messages() {
             vec![Block::text("I'm sorry, I can't help with that.")],
             None,
         ),
+        // A tool that takes no arguments: llama.cpp's server leaves `arguments` out
+        // (<https://github.com/QwenLM/qwen-code/issues/6249>); the call takes `{}`.
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+                "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+                  "function": {"name": "task_list"}}, {"id": "call_2", "type": "function",
+                  "function": {"name": "cron_list", "arguments": ""}}]}}]}"#,
+            vec![
+                Block::tool_use("call_1", "task_list", "{}"),
+                Block::tool_use("call_2", "cron_list", "{}"),
+            ],
+            None,
+        ),
+        // Azure's content filter stopped the reply: the choice has no message, only the
+        // filter's results (<https://github.com/Azure/azure-sdk-for-go/pull/21625>).
+        (
+            Provider::OpenAi,
+            r#"{"id": "chatcmpl-9", "object": "chat.completion", "created": 1709204276, "model": "gpt-4o",
+                "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {
+                  "hate": {"filtered": false, "severity": "safe"}}}],
+                "choices": [{"index": 0, "finish_reason": "content_filter", "content_filter_results": {
+                  "hate": {"filtered": false, "severity": "safe"},
+                  "violence": {"filtered": true, "severity": "medium"}}}],
+                "usage": {"prompt_tokens": 12, "completion_tokens": 14, "total_tokens": 26}}"#,
+            vec![],
+            usage(12, 14, 0, 0),
+        ),
+        // Two choices (`n: 2`): the reply is the first, of index 0, wherever it stands.
+        (
+            Provider::OpenAi,
+            r#"{"choices": [
+                {"index": 1, "message": {"role": "assistant", "content": "Hello."}, "finish_reason": "stop"},
+                {"index": 0, "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}"#,
+            vec![Block::text("Hi.")],
+            None,
+        ),
         (
             Provider::OpenAi,
             r#"{"choices": [{"index": 0, "message": {"role": "assistant",
@@ -292,6 +329,34 @@ fn the_providers_documented_examples_become_these_stored_messages() {
 }
 
 #[test]
+fn a_chat_reply_that_leaves_fields_out_stops_as_it_says_and_counts_its_other_choices() {
+    // Azure: no message, stopped by the content filter; an empty reply, never an error.
+    let filtered = openai::read_reply(
+        r#"{"choices": [{"index": 0, "finish_reason": "content_filter",
+            "content_filter_results": {"violence": {"filtered": true, "severity": "medium"}}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(filtered.stop, transcript_replay::StopReason::ContentFilter);
+    assert!(filtered.message.blocks.is_empty());
+    assert_eq!(filtered.native().count(), 0);
+    assert_eq!(filtered.metadata().other_choices, 0);
+    // Three choices: the first is the reply, the two others are counted.
+    let three = openai::read_reply(
+        r#"{"choices": [{"index": 0, "message": {"role": "assistant", "content": "A"}, "finish_reason": "stop"},
+            {"index": 1, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop"},
+            {"index": 2, "message": {"role": "assistant", "content": "C"}, "finish_reason": "length"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(three.message.blocks, [Block::text("A")]);
+    assert_eq!(three.stop, transcript_replay::StopReason::EndTurn);
+    assert_eq!(three.metadata().other_choices, 2);
+    assert_eq!(
+        serde_json::to_string(&three).unwrap(),
+        r#"{"stop":"end_turn","message":{"role":"assistant","blocks":[{"type":"text","text":"A"}]},"metadata":{"other_choices":2}}"#
+    );
+}
+
+#[test]
 fn tool_input_keeps_the_form_each_provider_sent_a_string_as_sent_a_value_compacted() {
     let openai = openai::read_reply(
         r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
@@ -324,11 +389,6 @@ fn a_reply_that_is_not_what_the_provider_documents_is_an_error_that_says_where_a
             Provider::OpenAi,
             r#"{"choices": []}"#,
             "OpenAI reply, choices (line 1, column 13): the reply has no choice",
-        ),
-        (
-            Provider::OpenAi,
-            r#"{"choices": [{"message": {"tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}}]}"#,
-            "OpenAI reply, choices[0].message.tool_calls[0] (line 1, column 98): missing field `arguments`",
         ),
         (
             Provider::Anthropic,

@@ -246,6 +246,60 @@ fn openai_chat_leaves_out_what_only_a_response_message_has() {
 }
 
 #[test]
+fn a_streamed_chat_reply_goes_back_as_the_whole_one_byte_for_byte() {
+    // OpenAI's streamed tool call, in the shape of its API reference: the round message keeps
+    // the members where they came (they were written sorted), and no `null`, no `index`.
+    let chunk = |delta: &str, finish: &str| {
+        format!(
+            r#"data: {{"id":"chatcmpl-123","object":"chat.completion.chunk","created":1694268190,"model":"gpt-4o-mini","system_fingerprint":"fp_44709d6fcb","choices":[{{"index":0,"delta":{delta},"logprobs":null,"finish_reason":{finish}}}]}}"#
+        ) + "\n\n"
+    };
+    let stream = [
+        chunk(
+            r#"{"role":"assistant","content":"Checking.","refusal":null}"#,
+            "null",
+        ),
+        chunk(
+            r#"{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read","arguments":""}}]}"#,
+            "null",
+        ),
+        chunk(
+            r#"{"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":\"a.rs\"}"}}]}"#,
+            "null",
+        ),
+        chunk("{}", r#""tool_calls""#),
+        "data: [DONE]\n\n".to_owned(),
+    ]
+    .concat();
+    let mut reader = Provider::OpenAi.stream();
+    reader.feed(stream.as_bytes()).unwrap();
+    let streamed = reader.finish().unwrap();
+    let whole = Provider::OpenAi
+        .read_reply(concat!(
+            r#"{"id":"chatcmpl-123","object":"chat.completion","created":1694268190,"model":"gpt-4o-mini","#,
+            r#""choices":[{"index":0,"message":{"role":"assistant","content":"Checking.","refusal":null,"#,
+            r#""tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a.rs\"}"}}],"#,
+            r#""annotations":[]},"logprobs":null,"finish_reason":"tool_calls"}]}"#,
+        ))
+        .unwrap();
+    assert_eq!(streamed, whole);
+    let history = [StoredMessage::user("Read a.rs.")];
+    let outputs = [ToolOutput::ok("call_1", "fn main() {}")];
+    let expected = concat!(
+        r#"{"messages":[{"role":"user","content":"Read a.rs."},"#,
+        r#"{"role":"assistant","content":"Checking.","#,
+        r#""tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"path\":\"a.rs\"}"}}]},"#,
+        r#"{"role":"tool","tool_call_id":"call_1","content":"fn main() {}"}]}"#,
+    );
+    for reply in [&streamed, &whole] {
+        let turn = Turn::new(&history)
+            .without_preamble()
+            .round(reply, &outputs);
+        assert_eq!(body(Provider::OpenAi, &turn), expected);
+    }
+}
+
+#[test]
 fn a_blank_output_is_sent_as_each_provider_takes_it() {
     let history = [StoredMessage::user("Touch it.")];
     let tools = tools();

@@ -4,6 +4,7 @@
 //! check that a stream reader finishes into what `read_reply` reads.
 
 use serde_json::{json, Value};
+use transcript_replay::dialects::StreamEnd;
 use transcript_replay::Provider;
 
 /// Server-sent events: each `(event name, data)` as `event:` and `data:` lines, then a blank
@@ -354,12 +355,26 @@ pub fn stream(provider: Provider, spec: &Spec, size: usize) -> Vec<u8> {
                 (false, true) => "tool_calls",
                 (false, false) => "stop",
             };
-            events.push(chunk(json!({}), Value::from(finish)));
-            events.push((None, json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
-                "model": "gpt-4.1", "choices": [],
-                "usage": {"prompt_tokens": spec.input_tokens, "completion_tokens": spec.output_tokens,
-                          "total_tokens": spec.input_tokens + spec.output_tokens}}).to_string()));
-            events.push((None, "[DONE]".to_owned()));
+            let usage = json!({"prompt_tokens": spec.input_tokens, "completion_tokens": spec.output_tokens,
+                "total_tokens": spec.input_tokens + spec.output_tokens});
+            match provider.dialect().map(|dialect| dialect.stream_end) {
+                // A server's own last chunk carries the finish reason and the usage, and no
+                // `[DONE]` follows it (Perplexity's `chat.completion.done`).
+                Some(StreamEnd::Chunk(last)) => {
+                    events.push((None, json!({"id": "chatcmpl-1", "object": last, "created": 1, "model": "gpt-4.1",
+                        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage}).to_string()));
+                }
+                Some(StreamEnd::Done) | None => {
+                    events.push(chunk(json!({}), Value::from(finish)));
+                    events.push((
+                        None,
+                        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+                        "model": "gpt-4.1", "choices": [], "usage": usage})
+                        .to_string(),
+                    ));
+                    events.push((None, "[DONE]".to_owned()));
+                }
+            }
             sse(&events, "\n")
         }
         Provider::Anthropic => {

@@ -495,11 +495,14 @@ fn problems(case: &Case, provider: Provider) -> Vec<String> {
     for (reply, round) in read.iter().zip(&case.rounds) {
         for item in reply.native() {
             let kept: Vec<String> = match provider {
-                // The message is written field by field, less its nulls and annotations.
+                // The message is written field by field, less its nulls, its other zero
+                // values (an empty string, array or object) and its annotations.
                 Provider::OpenAi => serde_json::from_str::<BTreeMap<String, Box<RawValue>>>(item)
                     .unwrap()
                     .into_iter()
-                    .filter(|(key, value)| value.get() != "null" && key != "annotations")
+                    .filter(|(key, value)| {
+                        !["null", "\"\"", "[]", "{}"].contains(&value.get()) && key != "annotations"
+                    })
                     .map(|(_, value)| value.get().to_owned())
                     .collect(),
                 // A blank text block is left out.

@@ -9,8 +9,7 @@
 //! Chat's deprecated `function_call`;
 //! Bedrock's guardrail trace. Each row is a stream and the whole body of the same response:
 //! the streamed reply's message, stop reason, metadata, calls and incomplete calls are the
-//! whole reply's, and the round the reply makes in flight is the same body, byte for byte (one
-//! row, Chat's, is compared as JSON values instead: its known mismatch is marked on it).
+//! whole reply's, and the round the reply makes in flight is the same body, byte for byte.
 //!
 //! `stream_chunking.rs` holds the same property over generated text, reasoning and calls.
 //! The property test here runs 64 cases: every row in each, fed at up to twelve arbitrary cut
@@ -19,7 +18,7 @@
 use proptest::prelude::*;
 use serde_json::json;
 use transcript_replay::{
-    Priced, Provider, Reply, StopReason, StoredMessage, Tool, ToolOutput, Turn,
+    Dialect, Priced, Provider, Reply, StopReason, StoredMessage, Tool, ToolOutput, Turn,
 };
 use transcript_replay_conformance::streams;
 
@@ -351,12 +350,273 @@ fn chat_function_call() -> Row {
             "[DONE]",
         ])),
         whole: r#"{"choices":[{"index":0,"finish_reason":"function_call","message":{"role":"assistant","content":null,"function_call":{"name":"ls","arguments":"{\"path\":\".\"}"}}}]}"#.to_owned(),
-        // KNOWN MISMATCH, reported: a Chat stream rebuilds the message it sends back in the
-        // round as a map whose keys are written sorted (`{"function_call":{"arguments",
-        // "name"},"role"}`), where the whole message goes back in the order it came
-        // (`{"role","function_call":{"name","arguments"}}`). The same JSON, not the same bytes;
-        // every Chat reply with tool calls streamed does the same.
-        same_bytes: false,
+        same_bytes: true,
+    }
+}
+
+/// A Chat Completions reply of a provider of the Chat surface: its chunks as they come (each
+/// as written), and its whole body.
+fn chat(name: &'static str, provider: Provider, chunks: &[&str], whole: &str) -> Row {
+    Row {
+        name,
+        provider,
+        stream: unnamed(&owned(chunks)),
+        whole: whole.to_owned(),
+        same_bytes: true,
+    }
+}
+
+/// Perplexity's stream sends no `[DONE]`: it ends with a `chat.completion.done` chunk that
+/// carries the finish reason, the usage and the search results, in the shape of
+/// <https://docs.perplexity.ai/docs/sonar/pro-search/stream-mode>.
+fn perplexity_done_chunk() -> Row {
+    let sources = r#""citations":["https://blog.rust-lang.org/"],"search_results":[{"title":"Rust Blog","url":"https://blog.rust-lang.org/","date":"2024-07-25"}]"#;
+    let usage = r#""usage":{"prompt_tokens":7,"completion_tokens":5,"total_tokens":12}"#;
+    chat(
+        "perplexity stream ending in its chat.completion.done chunk, with no [DONE]",
+        Provider::Compatible(&Dialect::PERPLEXITY),
+        &[
+            r#"{"id":"p1","model":"sonar","created":1,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Rust 1.80 "},"finish_reason":null}]}"#,
+            r#"{"id":"p1","model":"sonar","created":1,"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"is out."},"finish_reason":null}]}"#,
+            &format!(
+                r#"{{"id":"p1","model":"sonar","created":1,"object":"chat.completion.done","choices":[{{"index":0,"delta":{{}},"finish_reason":"stop"}}],{usage},{sources}}}"#
+            ),
+        ],
+        &format!(
+            r#"{{"id":"p1","model":"sonar","created":1,"object":"chat.completion","choices":[{{"index":0,"finish_reason":"stop","message":{{"role":"assistant","content":"Rust 1.80 is out."}}}}],{usage},{sources}}}"#
+        ),
+    )
+}
+
+/// A server that fills every field a reply leaves out with its zero value, in the whole
+/// message and in each chunk (`"function_call": {"name": "", "arguments": ""}`,
+/// `"refusal": ""`, `"tool_calls": []`, `"finish_reason": ""` until the last chunk, a call's
+/// empty `id`, `type` and `name` after its first delta), as
+/// <https://github.com/Wei-Shaw/sub2api/pull/5632> and
+/// <https://github.com/binaricat/Netcatty/pull/1690> report it: none is a call, a refusal or
+/// a stop, and none goes back in the round.
+fn chat_zero_values() -> Row {
+    let zeros = r#""function_call":{"name":"","arguments":""},"refusal":"""#;
+    let chunk = |delta: &str, finish: &str| {
+        format!(
+            r#"{{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{{"index":0,"delta":{{{delta}}},"logprobs":null,"finish_reason":"{finish}"}}],"usage":null}}"#
+        )
+    };
+    chat(
+        "chat reply whose absent fields are zero values, whole and in every chunk",
+        Provider::OpenAi,
+        &[
+            &chunk(
+                &format!(
+                    r#""role":"assistant","content":"","reasoning_content":"",{zeros},"tool_calls":[],"extra_fields":null"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"assistant","content":"Reading it.","reasoning_content":"",{zeros},"tool_calls":[]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"","content":"",{zeros},"tool_calls":[{{"index":0,"id":"call_1","type":"function","function":{{"name":"read","arguments":""}}}}]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(
+                    r#""role":"","content":"",{zeros},"tool_calls":[{{"index":0,"id":"","type":"","function":{{"name":"","arguments":"{{\"path\":\"a.rs\"}}"}}}},{{"index":1,"id":"","type":"","function":{{"name":"","arguments":""}}}}]"#
+                ),
+                "",
+            ),
+            &chunk(
+                &format!(r#""role":"","content":"",{zeros},"tool_calls":[]"#),
+                "tool_calls",
+            ),
+            r#"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":16,"completion_tokens":9,"total_tokens":25}}"#,
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{{"index":0,"message":{{"role":"assistant","content":"Reading it.","reasoning_content":"",{zeros},"tool_calls":[{{"id":"call_1","type":"function","function":{{"name":"read","arguments":"{{\"path\":\"a.rs\"}}"}}}},{{"id":"","type":"function","function":{{"name":"","arguments":""}}}}],"extra_fields":null}},"logprobs":null,"finish_reason":"tool_calls"}}],"usage":{{"prompt_tokens":16,"completion_tokens":9,"total_tokens":25}}}}"#
+        ),
+    )
+}
+
+/// Azure's content filter stopped the reply: its stream's choice ends with no delta, after
+/// a first chunk of no choices that carries the prompt's filter results
+/// (<https://github.com/AbanteAI/archive-old-cli-mentat/issues/429>); the whole reply's
+/// choice has no message (<https://github.com/Azure/azure-sdk-for-go/pull/21625>).
+fn azure_content_filter() -> Row {
+    let filter = r#""content_filter_results":{"violence":{"filtered":true,"severity":"medium"}}"#;
+    chat(
+        "azure choice stopped by the content filter, with no message or delta",
+        Provider::Compatible(&Dialect::AZURE),
+        &[
+            r#"{"id":"","choices":[],"created":0,"model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}}}]}"#,
+            &format!(
+                r#"{{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{{"index":0,"finish_reason":"content_filter",{filter}}}]}}"#
+            ),
+            r#"{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":14,"total_tokens":26}}"#,
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"id":"chatcmpl-9","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{{"index":0,"finish_reason":"content_filter",{filter}}}],"usage":{{"prompt_tokens":12,"completion_tokens":14,"total_tokens":26}}}}"#
+        ),
+    )
+}
+
+/// A reply of three choices (`n: 3`), streamed interleaved: the first is the reply, and the
+/// others are counted in its metadata.
+fn chat_other_choices() -> Row {
+    let delta = |index: usize, delta: &str, finish: &str| {
+        format!(
+            r#"{{"object":"chat.completion.chunk","choices":[{{"index":{index},"delta":{delta},"finish_reason":{finish}}}]}}"#
+        )
+    };
+    chat(
+        "chat reply of three choices: the first kept, the others counted",
+        Provider::OpenAi,
+        &[
+            &delta(0, r#"{"role":"assistant","content":"A"}"#, "null"),
+            &delta(1, r#"{"role":"assistant","content":"B"}"#, "null"),
+            &delta(2, r#"{"role":"assistant","content":"C"}"#, "null"),
+            &delta(1, "{}", r#""stop""#),
+            &delta(0, r#"{"content":"h."}"#, "null"),
+            &delta(0, "{}", r#""stop""#),
+            &delta(2, "{}", r#""length""#),
+            "[DONE]",
+        ],
+        r#"{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Ah."},"finish_reason":"stop"},{"index":1,"message":{"role":"assistant","content":"B"},"finish_reason":"stop"},{"index":2,"message":{"role":"assistant","content":"C"},"finish_reason":"length"}]}"#,
+    )
+}
+
+/// A call to a tool that takes no arguments, whose `arguments` the server leaves out, as
+/// llama.cpp's does (<https://github.com/QwenLM/qwen-code/issues/6249>): a call with input
+/// `{}`, sent back as it came.
+fn chat_call_without_arguments() -> Row {
+    chat(
+        "chat tool call without arguments",
+        Provider::Compatible(&Dialect::LLAMA_CPP),
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"task_list"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"task_list"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
+/// Calls without ids (Groq's executed tools, a compatible server's tool calls): each gets the
+/// made id of its number in the reply, the same streamed as whole, and none is sent back.
+fn chat_made_ids() -> Row {
+    let search = |index: usize| {
+        format!(
+            r#"{{"index":{index},"type":"search","arguments":"{{}}","output":"result {index}"}}"#
+        )
+    };
+    let call = |name: &str| {
+        format!(r#"{{"type":"function","function":{{"name":"{name}","arguments":"{{}}"}}}}"#)
+    };
+    chat(
+        "chat calls without ids: executed tools and tool calls",
+        Provider::Compatible(&Dialect::GROQ),
+        &[
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","executed_tools":[{}]}}}}]}}"#,
+                search(0)
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"executed_tools":[{}]}}}}]}}"#,
+                search(1)
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":0,{}]}}}}]}}"#,
+                &call("echo")[1..]
+            ),
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":1,{}]}},"finish_reason":"tool_calls"}}]}}"#,
+                &call("echo")[1..]
+            ),
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","executed_tools":[{},{}],"tool_calls":[{},{}]}},"finish_reason":"tool_calls"}}]}}"#,
+            search(0),
+            search(1),
+            call("echo"),
+            call("echo")
+        ),
+    )
+}
+
+/// OpenRouter's `reasoning_details`, streamed in pieces that add up, which the round must
+/// send back for Claude and Gemini
+/// (<https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks>),
+/// each detail's members where they came.
+fn openrouter_reasoning_details() -> Row {
+    chat(
+        "openrouter reasoning_details in pieces, with a tool call",
+        Provider::Compatible(&Dialect::OPENROUTER),
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"Look","reasoning_details":[{"type":"reasoning.text","text":"Look","signature":null,"index":0,"format":"anthropic-claude-v1"}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning":" first.","reasoning_details":[{"type":"reasoning.text","text":" first.","signature":"sig==","index":0,"format":"anthropic-claude-v1"}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"toolu_1","type":"function","function":{"name":"echo","arguments":"{\"a\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"","reasoning":"Look first.","reasoning_details":[{"type":"reasoning.text","text":"Look first.","signature":"sig==","index":0,"format":"anthropic-claude-v1"}],"tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"echo","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
+/// Gemini's OpenAI endpoint: each call's `extra_content.google.thought_signature`, which
+/// Gemini 3 needs back (<https://ai.google.dev/gemini-api/docs/thought-signatures>).
+fn gemini_openai_thought_signature() -> Row {
+    let extra = r#""extra_content":{"google":{"thought_signature":"Ck0BVKhc"}}"#;
+    chat(
+        "gemini's openai endpoint: a call's extra_content",
+        Provider::Compatible(&Dialect::GEMINI_OPENAI),
+        &[
+            &format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"role":"assistant","tool_calls":[{{{extra},"function":{{"arguments":"{{}}","name":"echo"}},"id":"function-call-1","type":"function"}}]}},"finish_reason":"tool_calls"}}]}}"#
+            ),
+            "[DONE]",
+        ],
+        &format!(
+            r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","tool_calls":[{{{extra},"function":{{"arguments":"{{}}","name":"echo"}},"id":"function-call-1","type":"function"}}]}},"finish_reason":"tool_calls"}}]}}"#
+        ),
+    )
+}
+
+/// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
+fn responses_done_after_completed() -> Row {
+    let mut row = responses_items(
+        "responses stream with a [DONE] after response.completed (OpenRouter)",
+        &[
+            r#"{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}"#,
+        ],
+    );
+    row.stream.extend_from_slice(b"data: [DONE]\n\n");
+    row
+}
+
+/// OpenRouter's Messages endpoint sends `data: [DONE]` after `message_stop`.
+fn anthropic_done_after_message_stop() -> Row {
+    let mut stream = typed(&owned(&[
+        r#"{"type":"message_start","message":{"role":"assistant","content":[],"usage":{"input_tokens":4,"output_tokens":0}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Done."}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}"#,
+        r#"{"type":"message_stop"}"#,
+    ]));
+    stream.extend_from_slice(b"data: [DONE]\n\n");
+    Row {
+        name: "anthropic stream with a [DONE] after message_stop (OpenRouter)",
+        provider: Provider::Anthropic,
+        stream,
+        whole: r#"{"role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","usage":{"input_tokens":4,"output_tokens":2}}"#.to_owned(),
+        same_bytes: true,
     }
 }
 
@@ -511,6 +771,16 @@ fn rows() -> Vec<Row> {
         responses_tool_search(),
         responses_hosted_shell(),
         bedrock_guardrail(),
+        perplexity_done_chunk(),
+        chat_zero_values(),
+        azure_content_filter(),
+        chat_other_choices(),
+        chat_call_without_arguments(),
+        chat_made_ids(),
+        openrouter_reasoning_details(),
+        gemini_openai_thought_signature(),
+        responses_done_after_completed(),
+        anthropic_done_after_message_stop(),
     ]
 }
 

@@ -4,7 +4,9 @@
 //! there is one, and offers the partial message for display only.
 
 use serde_json::json;
-use transcript_replay::{errors::ErrorKind, errors::StreamErrorKind, Block, Provider, StreamError};
+use transcript_replay::{
+    errors::ErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, StreamError,
+};
 use transcript_replay_conformance::streams::{self, named};
 
 /// Feeds the bytes in chunks of `size`, and returns the first failure.
@@ -118,11 +120,14 @@ fn a_stream_that_ends_before_its_terminal_event_is_cut() {
         input_tokens: 1,
         output_tokens: 1,
     };
-    for provider in Provider::ALL {
+    // Perplexity's stream ends with a chunk of its own, `chat.completion.done`, not `[DONE]`.
+    let perplexity = Provider::Compatible(&Dialect::PERPLEXITY);
+    for provider in Provider::ALL.into_iter().chain([perplexity]) {
         let whole = streams::stream(provider, &spec, 4);
         // Cut just before the terminal event: every byte but the last event's.
         let terminal = match provider {
             Provider::OpenAi => "data: [DONE]".as_bytes().to_vec(),
+            Provider::Compatible(_) => b"chat.completion.done".to_vec(),
             Provider::Anthropic => b"event: message_stop".to_vec(),
             Provider::OpenAiResponses => b"event: response.completed".to_vec(),
             Provider::Gemini => b"\"finishReason\"".to_vec(),
@@ -133,9 +138,10 @@ fn a_stream_that_ends_before_its_terminal_event_is_cut() {
             .windows(terminal.len())
             .position(|window| window == terminal.as_slice())
             .unwrap_or_else(|| panic!("{provider:?} has its terminal event"));
-        // For Gemini, the terminal chunk begins at its `data:`; for Bedrock, at its frame.
+        // For Gemini and Perplexity, the terminal chunk begins at its `data:`; for Bedrock,
+        // at its frame.
         let start = match provider {
-            Provider::Gemini => whole[..at]
+            Provider::Gemini | Provider::Compatible(_) => whole[..at]
                 .windows(6)
                 .rposition(|window| window == b"data: ")
                 .unwrap(),

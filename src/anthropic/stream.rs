@@ -43,6 +43,9 @@ use crate::stream::{native_input, Blocks, Delta, Events, Fault, Frame, StreamRea
 ///   [`ProviderError`](crate::ProviderError); so is a stream that ends before
 ///   `message_stop`. A turn cut that way was committed as finished by hand-written readers
 ///   (<https://github.com/anthropics/anthropic-sdk-python/issues/688>).
+/// - A `data: [DONE]` after `message_stop`, as OpenRouter's Messages endpoint sends it
+///   (<https://openrouter.ai/docs/api-reference/streaming>), is the end, never a malformed
+///   event.
 ///
 /// ```
 /// use transcript_replay::{anthropic, Block, Delta};
@@ -528,6 +531,10 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
+        // A `[DONE]` some servers send after the terminal event (OpenRouter's) is no event.
+        if crate::stream::is_done(data) {
+            return Ok(());
+        }
         let event: Event<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         let usage = |raw: Option<&RawValue>| -> Result<Counts, Fault> {
             match raw.filter(|raw| raw.get() != "null") {

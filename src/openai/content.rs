@@ -36,6 +36,34 @@ pub(super) const THOUGHT: Tags = Tags {
     opened_before: false,
 };
 
+/// Whether a value is a zero value, which stands for absence: `null`, an empty string, array or
+/// object, or an object whose members are all zero values (`{"name": "", "arguments": ""}`).
+/// Some compatible servers fill every field a reply leaves out with zero values, in a whole
+/// message and in each chunk of a stream (`"function_call": {"name": "", "arguments": ""}`,
+/// `"refusal": ""`, `"tool_calls": []`, `"finish_reason": ""`, a tool call's empty `name`
+/// or `type`: <https://github.com/Wei-Shaw/sub2api/pull/5632>,
+/// <https://github.com/binaricat/Netcatty/pull/1690>): none of them is a call, a refusal or
+/// a stop, and none goes back in the round.
+pub(super) fn is_zero(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(members) => members.values().all(is_zero),
+        Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// [`is_zero`] of a value's exact text (and so of text that is no JSON, false); a string or
+/// any other scalar is judged by its text alone.
+pub(super) fn is_zero_text(raw: &str) -> bool {
+    let raw = raw.trim();
+    match raw.as_bytes().first() {
+        Some(b'[' | b'{') => serde_json::from_str::<Value>(raw).is_ok_and(|value| is_zero(&value)),
+        Some(_) | None => raw == "null" || raw == "\"\"",
+    }
+}
+
 /// The tags of a dialect with `think_tags`, or `None`.
 pub(super) fn tags_of(provider: crate::Provider) -> Option<Tags> {
     let dialect = provider.dialect().filter(|dialect| dialect.think_tags)?;
@@ -355,42 +383,44 @@ pub(super) fn top_level_sources(citations: &Value, search_results: &Value) -> Ve
 /// "arguments", "output", "search_results": {"results": [{"title", "url"}]}}`) as
 /// provider-executed calls and their results (docs/design.md#provider-executed-tools): the call named after its type,
 /// its arguments as the input, the result its search results one a line as `{title} <{url}>`,
-/// or its output. The calls get made ids (Groq gives none; they are never sent back).
-pub(super) fn executed_tool_blocks(tools: &[Value]) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    for (index, tool) in tools.iter().enumerate() {
-        let name = field(tool, &["type"]).as_str().unwrap_or("tool");
-        let id = reply::made_id(0, usize::MAX - index);
-        let input = match field(tool, &["arguments"]) {
-            Value::String(arguments) => arguments.clone(),
-            Value::Null => "{}".to_owned(),
-            other => other.to_string(),
-        };
-        let results: Vec<String> = field(tool, &["search_results", "results"])
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|result| {
-                reply::source_line(
-                    field(result, &["url"]).as_str(),
-                    field(result, &["title"]).as_str(),
-                )
-            })
-            .collect();
-        let output = match (results.is_empty(), field(tool, &["output"])) {
-            (false, _) => results.join("\n"),
-            (true, Value::String(output)) => output.clone(),
-            (true, Value::Null) => String::new(),
-            (true, other) => other.to_string(),
-        };
-        blocks.push(Block::provider_tool_use(
-            id.clone(),
-            name,
-            crate::record::ToolInput::from(input),
-        ));
-        blocks.push(Block::tool_result(id, name, output));
-    }
-    blocks
+/// or its output. The calls get made ids (Groq gives none; they are never sent back), the
+/// first the reply's call `first` ([`made_id`](reply::made_id)).
+pub(super) fn executed_tool_blocks(tools: &[Value], first: usize) -> Vec<Block> {
+    (tools.iter().enumerate())
+        .flat_map(|(index, tool)| executed_tool(tool, first + index))
+        .collect()
+}
+
+/// One of Groq's `executed_tools`, the reply's call `k`: its call and its result.
+pub(super) fn executed_tool(tool: &Value, k: usize) -> [Block; 2] {
+    let name = field(tool, &["type"]).as_str().unwrap_or("tool");
+    let id = reply::made_id(0, k);
+    let input = match field(tool, &["arguments"]) {
+        Value::String(arguments) => arguments.clone(),
+        Value::Null => "{}".to_owned(),
+        other => other.to_string(),
+    };
+    let results: Vec<String> = field(tool, &["search_results", "results"])
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|result| {
+            reply::source_line(
+                field(result, &["url"]).as_str(),
+                field(result, &["title"]).as_str(),
+            )
+        })
+        .collect();
+    let output = match (results.is_empty(), field(tool, &["output"])) {
+        (false, _) => results.join("\n"),
+        (true, Value::String(output)) => output.clone(),
+        (true, Value::Null) => String::new(),
+        (true, other) => other.to_string(),
+    };
+    [
+        Block::provider_tool_use(id.clone(), name, crate::record::ToolInput::from(input)),
+        Block::tool_result(id, name, output),
+    ]
 }
 
 #[cfg(test)]

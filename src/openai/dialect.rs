@@ -1,6 +1,8 @@
 //! The named dialects of OpenAI-compatible servers, each rule with its source.
 
-use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ThinkTag, ToolImages};
+use crate::dialects::{
+    Dialect, Roles, RoundReasoning, StreamEnd, SystemText, ThinkTag, ToolImages,
+};
 
 /// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
 const OPENAI_IMAGES: &[&str] = &crate::openai::MEDIA_TYPES;
@@ -37,6 +39,7 @@ impl Dialect {
         think_tag: ThinkTag::Think,
         json_schema: true,
         retryable_codes: &[],
+        stream_end: StreamEnd::Done,
     };
 
     /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
@@ -69,6 +72,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         json_schema: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -98,6 +102,7 @@ impl Dialect {
         tool_images: ToolImages::Marker,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -131,6 +136,7 @@ impl Dialect {
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
         retryable_codes: &["tool_use_failed"],
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -151,6 +157,7 @@ impl Dialect {
         image_types: PNG_JPEG,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -176,6 +183,7 @@ impl Dialect {
         base_url: "https://openrouter.ai/api",
         output_limit: "max_tokens",
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -210,6 +218,7 @@ impl Dialect {
         stream_usage: false,
         think_tags: true,
         think_tag: ThinkTag::Thought,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -230,6 +239,7 @@ impl Dialect {
         file_types: &[],
         think_tags: true,
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -250,6 +260,7 @@ impl Dialect {
         file_types: &[],
         think_tags: true,
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -270,6 +281,7 @@ impl Dialect {
         round_reasoning: RoundReasoning::LeftOut,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -281,10 +293,16 @@ impl Dialect {
     /// A reply schema as `response_format`
     /// `json_schema`, its name 1 to 64 characters
     /// (<https://docs.perplexity.ai/guides/structured-outputs>).
+    /// Its stream sends no `data: [DONE]` (<https://github.com/perplexityai/api-discussion/issues/209>):
+    /// it ends with a chunk of its own, `"object": "chat.completion.done"`, which carries the
+    /// finish reason, the usage and the search results
+    /// (<https://docs.perplexity.ai/docs/sonar/pro-search/stream-mode>), and the reader
+    /// finishes there; a stream cut before it is an error.
     ///
     /// ```
-    /// use transcript_replay::{Dialect, dialects::Roles};
+    /// use transcript_replay::{Dialect, dialects::{Roles, StreamEnd}};
     /// assert_eq!(Dialect::PERPLEXITY.roles, Roles::Alternate);
+    /// assert_eq!(Dialect::PERPLEXITY.stream_end, StreamEnd::Chunk("chat.completion.done"));
     /// ```
     pub const PERPLEXITY: Dialect = Dialect {
         id: "perplexity",
@@ -298,6 +316,7 @@ impl Dialect {
         roles: Roles::Alternate,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Chunk("chat.completion.done"),
         ..Dialect::OPENAI
     };
 
@@ -317,6 +336,7 @@ impl Dialect {
         name: "Azure OpenAI",
         // https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle
         base_url: "https://{resource}.openai.azure.com/openai",
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -347,6 +367,7 @@ impl Dialect {
         file_types: &[],
         think_tags: true,
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -374,6 +395,7 @@ impl Dialect {
         roles: Roles::Alternate,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -397,6 +419,7 @@ impl Dialect {
         roles: Roles::Alternate,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 
@@ -420,6 +443,7 @@ impl Dialect {
         roles: Roles::Alternate,
         file_types: &[],
         stream_usage: false,
+        stream_end: StreamEnd::Done,
         ..Dialect::OPENAI
     };
 

@@ -59,7 +59,7 @@
 //! |---|---|
 //! | tools | `tools: [{"type": "function", "function": {"name", "description", "parameters", "strict"}}]`, before `messages`; names `^[a-zA-Z0-9_-]{1,64}$` |
 //! | choice | `tool_choice: "auto" \| "none" \| "required" \| {"type": "function", "function": {"name"}}` |
-//! | the reply | its `message` as it came, less its `null` fields and `annotations`, which only a response has (OpenAI refuses a message field it does not know; a compatible server's own, such as `reasoning_content`, is kept) |
+//! | the reply | its `message` as it came, less its `null` fields and other zero values (`""`, `[]`, `{}`, a call with no name and no input) and `annotations`, which only a response has (OpenAI refuses a message field it does not know; a compatible server's own, such as `reasoning_content`, is kept); a streamed reply's message as the whole one's, byte for byte: its members where they came |
 //! | the results | one `{"role": "tool", "tool_call_id", "content"}` per call, in the calls' order; an error's output is the content too (the API has no flag) |
 //! | tool images | a `tool` message takes text only: the round's images follow its results in one `user` message, each after `[Image from the result of {name} ({id})]` |
 //!
@@ -79,9 +79,11 @@
 //! `conformance/tests/dialect_rules.rs` (every dialect's bodies against the pinned schema and
 //! its rules), `conformance/tests/stream_chunking.rs` (every dialect's streams).
 
+mod chunk;
 mod content;
 mod dialect;
 mod error;
+mod native;
 pub(crate) mod params;
 mod reply;
 mod request;

@@ -7,7 +7,7 @@ use super::content::{self, Split, ThinkSplit};
 use crate::marker;
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
-use crate::reply::{At, Counts, Reply, ReplyError};
+use crate::reply::{At, Counts, Metadata, Reply, ReplyError};
 use crate::stop::StopReason;
 
 /// The words of `finish_reason`, normalized. OpenAI says `stop` for an ordinary end and for a
@@ -53,8 +53,21 @@ pub(super) const FINISH_REASONS: [(&str, StopReason); 5] = [
 /// content up to a `</think>` that no `<think>` opened (the chat template opened it); or the
 /// dialect's own tags ([`ThinkTag`](crate::dialects::ThinkTag)).
 ///
+/// Zero values stand for absence, as some compatible servers fill what a reply leaves out
+/// (<https://github.com/Wei-Shaw/sub2api/pull/5632>): `"refusal": ""` is no refusal,
+/// `"finish_reason": ""` no stop, `"function_call": {"name": "", "arguments": ""}` (or `{}`)
+/// and a tool call with no name and no input no call, and an empty `type` is a function's.
+///
+/// Fields a reply may leave out: a tool call without `arguments` (or with empty ones) is a
+/// call with input `{}`; a choice without a `message`, as Azure sends one its content filter
+/// stopped (`"finish_reason": "content_filter"` and the filter's results alone,
+/// <https://github.com/Azure/azure-sdk-for-go/pull/21625>,
+/// <https://github.com/langchain-ai/langchain/pull/3861>), is an empty reply that stops for
+/// `content_filter`.
+///
 /// What does not cross: other choices (`n` > 1) and `logprobs` are not content and are left
-/// out. The deprecated `function_call`, a content part or a tool call of a kind the crate
+/// out; the reply is the choice of `index` 0 (else the first), and
+/// [`Metadata::other_choices`](crate::Metadata::other_choices) counts the others. The deprecated `function_call`, a content part or a tool call of a kind the crate
 /// does not read are not refused: each becomes the text `[Not kept: OpenAI {type} content]`
 /// (`function_call` after the content), is listed by [`Reply::not_kept`], and goes back
 /// natively in the round in flight with the rest of the message.
@@ -99,11 +112,85 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     }
     #[derive(Deserialize)]
     struct Choice<'a> {
-        #[serde(borrow)]
-        message: &'a RawValue,
+        #[serde(default)]
+        index: Option<usize>,
+        #[serde(borrow, default)]
+        message: Option<&'a RawValue>,
         #[serde(default)]
         finish_reason: Option<String>,
     }
+
+    let at = At::body(provider, body)?;
+    let response: Response<'_> = at.read()?;
+    let choices_at = at.child(response.choices, "choices");
+    let choices: Vec<&RawValue> = choices_at.read()?;
+    // The first choice, the one of index 0 (the others, `n` > 1, are counted).
+    let mut first = None;
+    for (position, &raw) in choices.iter().enumerate() {
+        let choice_at = choices_at.child(raw, format_args!("[{position}]"));
+        let choice: Choice<'_> = choice_at.read()?;
+        if first.is_none() || choice.index == Some(0) {
+            first = Some((choice_at, choice));
+        }
+        if first
+            .as_ref()
+            .is_some_and(|(_, choice)| choice.index == Some(0))
+        {
+            break;
+        }
+    }
+    let Some((choice_at, choice)) = first else {
+        return Err(choices_at.error("the reply has no choice"));
+    };
+    // A choice with no message (Azure's, stopped by its content filter) is an empty reply.
+    let message = choice.message.filter(|message| message.get() != "null");
+    let mut read = Read::default();
+    if let Some(message) = message {
+        read_message(&choice_at.child(message, "message"), &mut read)?;
+    }
+    let usage = match at.present(response.usage, "usage") {
+        Some(usage_at) => read_usage(&usage_at)?.usage(),
+        None => None,
+    };
+    let stop = if read.refused {
+        StopReason::Refusal
+    } else {
+        let finish = choice.finish_reason.filter(|word| !word.is_empty());
+        StopReason::from_word(finish.as_deref(), &FINISH_REASONS)
+    };
+    read.blocks.extend(content::top_level_sources(
+        &response.citations,
+        &response.search_results,
+    ));
+    let native = message
+        .map(|message| message.to_owned())
+        .into_iter()
+        .collect();
+    let metadata = Metadata {
+        other_choices: choices.len().saturating_sub(1),
+        ..Metadata::default()
+    };
+    Ok(Reply::new(provider, read.blocks, usage, stop, native)
+        .free_form(&read.free_form)
+        .not_keeping(read.not_kept)
+        .with_metadata(metadata))
+}
+
+/// What a reply's message gives: its blocks, the kinds of its content not kept, whether it
+/// refused, which calls take free-form input, and how many calls it made (each call, in the
+/// order of its blocks, is the reply's call `k`, which names the id made for it when it came
+/// without one: `made_0_{k}`, as the stream reader makes it).
+#[derive(Debug, Default)]
+struct Read {
+    blocks: Vec<Block>,
+    not_kept: Vec<String>,
+    refused: bool,
+    free_form: Vec<String>,
+    calls: usize,
+}
+
+/// The first choice's `message`, into its blocks.
+fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> {
     #[derive(Deserialize)]
     struct Message<'a> {
         #[serde(default)]
@@ -134,34 +221,27 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         #[serde(default)]
         data: Option<String>,
     }
-
-    let think_tags = content::tags_of(provider);
-    let at = At::body(provider, body)?;
-    let response: Response<'_> = at.read()?;
-    let choices_at = at.child(response.choices, "choices");
-    let choices: Vec<&RawValue> = choices_at.read()?;
-    let Some(&first) = choices.first() else {
-        return Err(choices_at.error("the reply has no choice"));
-    };
-    let choice_at = choices_at.child(first, "[0]");
-    let choice: Choice<'_> = choice_at.read()?;
-    let message_at = choice_at.child(choice.message, "message");
+    let provider = message_at.provider();
     let message: Message<'_> = message_at.read()?;
-    let mut blocks = Vec::new();
-    let mut not_kept = Vec::new();
+    let Read {
+        blocks,
+        not_kept,
+        refused,
+        free_form,
+        calls,
+    } = read;
     if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
         blocks.push(Block::reasoning(reasoning));
     }
-    blocks.extend(content::executed_tool_blocks(
-        message.executed_tools.as_deref().unwrap_or_default(),
-    ));
-    let mut refused = false;
+    let executed = message.executed_tools.as_deref().unwrap_or_default();
+    blocks.extend(content::executed_tool_blocks(executed, *calls));
+    *calls += executed.len();
     if let Some(content) = message.content {
-        refused |= read_content(
+        *refused |= read_content(
             &message_at.child(content, "content"),
-            think_tags,
-            &mut blocks,
-            &mut not_kept,
+            content::tags_of(provider),
+            blocks,
+            not_kept,
         )?;
     }
     blocks.extend(content::annotation_sources(
@@ -170,7 +250,7 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     blocks.extend(content::generated_images(
         provider,
         message.images.as_deref().unwrap_or_default(),
-        &mut not_kept,
+        not_kept,
     ));
     if let Some(audio_at) = message_at.present(message.audio, "audio") {
         let audio: Audio = audio_at.read()?;
@@ -179,47 +259,31 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
             audio.data.as_deref().unwrap_or_default(),
         ));
     }
-    if let Some(call) = message.function_call.filter(|value| value.get() != "null") {
-        blocks.push(function_call(call, provider, &mut not_kept));
+    if let Some(call) = (message.function_call).filter(|call| !content::is_zero_text(call.get())) {
+        let block = function_call(call, *calls, provider, not_kept);
+        *calls += usize::from(matches!(block, Block::ToolUse { .. }));
+        blocks.push(block);
     }
-    if let Some(refusal) = message.refusal {
-        refused = true;
+    if let Some(refusal) = message.refusal.filter(|refusal| !refusal.is_empty()) {
+        *refused = true;
         blocks.push(Block::text(refusal));
     }
-    let mut free_form = Vec::new();
-    if let Some(calls) = message.tool_calls {
-        let calls_at = message_at.child(calls, "tool_calls");
-        let calls: Option<Vec<&RawValue>> = calls_at.read()?;
-        for (index, &call) in calls.iter().flatten().enumerate() {
-            let (block, free) = read_tool_call(
-                &calls_at.child(call, format_args!("[{index}]")),
-                index,
-                provider,
-                &mut not_kept,
-            )?;
+    if let Some(tool_calls) = message.tool_calls {
+        let calls_at = message_at.child(tool_calls, "tool_calls");
+        let tool_calls: Option<Vec<&RawValue>> = calls_at.read()?;
+        for (index, &call) in tool_calls.iter().flatten().enumerate() {
+            let call_at = calls_at.child(call, format_args!("[{index}]"));
+            let Some((block, free)) = read_tool_call(&call_at, *calls, provider, not_kept)? else {
+                continue;
+            };
+            *calls += 1;
             if let (true, Block::ToolUse { id, .. }) = (free, &block) {
                 free_form.push(id.clone());
             }
             blocks.push(block);
         }
     }
-    let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => read_usage(&usage_at)?.usage(),
-        None => None,
-    };
-    let stop = if refused {
-        StopReason::Refusal
-    } else {
-        StopReason::from_word(choice.finish_reason.as_deref(), &FINISH_REASONS)
-    };
-    blocks.extend(content::top_level_sources(
-        &response.citations,
-        &response.search_results,
-    ));
-    let native = vec![choice.message.to_owned()];
-    Ok(Reply::new(provider, blocks, usage, stop, native)
-        .free_form(&free_form)
-        .not_keeping(not_kept))
+    Ok(())
 }
 
 /// `content`: a string (split at reasoning tags for a dialect that has them), null, or (from
@@ -273,9 +337,12 @@ fn read_content(
                 let part: ContentPart = part_at.read()?;
                 match (part.kind.as_str(), part.text, part.refusal) {
                     ("text", Some(text), _) => blocks.push(Block::text(text)),
-                    ("refusal", _, Some(refusal)) => {
-                        refused = true;
-                        blocks.push(Block::text(refusal));
+                    ("refusal", _, refusal) => {
+                        // An empty refusal is none.
+                        if let Some(refusal) = refusal.filter(|refusal| !refusal.is_empty()) {
+                            refused = true;
+                            blocks.push(Block::text(refusal));
+                        }
                     }
                     ("thinking", _, _) => {
                         blocks.push(Block::reasoning(thinking_text(&part.thinking)));
@@ -310,21 +377,26 @@ pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
 
 /// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
 /// stored as the exact text the reply carried, and whether the input is free-form text rather
-/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>)
-/// is a function call; one without an `id` gets the id the stream reader makes
-/// (`made_0_{k}`, [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>),
+/// or with an empty one, is a function call; one without an `id` (or with an empty one) gets
+/// the id the stream reader makes, `made_0_{k}` for the reply's call `k`
+/// ([`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)). A call of zero
+/// values, no name and no input ([`content::is_zero`]), is none: `None`. A function call
+/// without `arguments`, or with empty ones, is a call with input `{}`: some servers leave
+/// them out for a tool that takes none (llama.cpp's omits them,
+/// <https://github.com/QwenLM/qwen-code/issues/6249>).
 fn read_tool_call(
     at: &At<'_>,
-    index: usize,
+    k: usize,
     provider: Provider,
     not_kept: &mut Vec<String>,
-) -> Result<(Block, bool), ReplyError> {
+) -> Result<Option<(Block, bool)>, ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         #[serde(default)]
         id: Option<String>,
-        #[serde(rename = "type", default = "function")]
-        kind: String,
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
         #[serde(default)]
         function: Option<Function>,
         #[serde(default)]
@@ -332,36 +404,49 @@ fn read_tool_call(
     }
     #[derive(Deserialize)]
     struct Function {
-        name: String,
-        arguments: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        arguments: Option<String>,
     }
     #[derive(Deserialize)]
     struct Custom {
-        name: String,
-        input: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        input: Option<String>,
     }
     let call: Call = at.read()?;
+    let kind = call.kind.filter(|kind| !kind.is_empty());
+    let kind = kind.as_deref().unwrap_or("function");
+    // The name and the input of a call of a kind the crate reads.
+    let named = match (kind, call.function, call.custom) {
+        ("function", Some(function), _) => Some((function.name, function.arguments, false)),
+        ("custom", _, Some(custom)) => Some((custom.name, custom.input, true)),
+        ("function" | "custom", _, _) => Some((None, None, false)),
+        (_, _, _) => None,
+    };
+    let Some((name, input, free)) = named else {
+        not_kept.push(kind.to_owned());
+        return Ok(Some((Block::text(marker::not_kept(provider, kind)), false)));
+    };
+    let (name, mut input) = (name.unwrap_or_default(), input.unwrap_or_default());
+    if name.is_empty() && input.is_empty() {
+        return Ok(None);
+    }
+    // A function call with no arguments (left out, or empty) takes none: `{}`.
+    if input.is_empty() && !free {
+        "{}".clone_into(&mut input);
+    }
     // A call without an id (or an empty one) gets the one the stream reader makes for it.
     let id = call
         .id
         .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| crate::reply::made_id(0, index));
-    match (call.kind.as_str(), call.function, call.custom) {
-        ("function", Some(function), _) => Ok((
-            Block::tool_use(id, function.name, ToolInput::from(function.arguments)),
-            false,
-        )),
-        ("custom", _, Some(custom)) => Ok((Block::tool_use(id, custom.name, custom.input), true)),
-        (kind, _, _) => {
-            not_kept.push(kind.to_owned());
-            Ok((Block::text(marker::not_kept(provider, kind)), false))
-        }
-    }
-}
-
-/// A call's `type` when the reply gives none.
-fn function() -> String {
-    "function".to_owned()
+        .unwrap_or_else(|| crate::reply::made_id(0, k));
+    Ok(Some((
+        Block::tool_use(id, name, ToolInput::from(input)),
+        free,
+    )))
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.
@@ -396,17 +481,17 @@ pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     })
 }
 
-/// The id made for the deprecated single call, which comes without one; the stream's reader
-/// makes the same.
-pub(super) fn function_call_id() -> String {
-    crate::reply::made_id(0, usize::MAX / 2)
-}
-
 /// The deprecated single call, `{"name", "arguments"}` with no id: a call like one of
-/// `tool_calls`, with a made id (the spec's `ChatCompletionResponseMessage.function_call`,
+/// `tool_calls`, with a made id, the reply's call `k` (the spec's `ChatCompletionResponseMessage.function_call`,
 /// "Deprecated and replaced by `tool_calls`"), still sent by older compatible servers. One
-/// that is no such object is the marker, where the message has it.
-fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>) -> Block {
+/// that is no such object, or names no function, is the marker, where the message has it
+/// (one of zero values, `{"name": "", "arguments": ""}`, is none: the reader never gets it).
+fn function_call(
+    call: &RawValue,
+    k: usize,
+    provider: Provider,
+    not_kept: &mut Vec<String>,
+) -> Block {
     #[derive(Deserialize)]
     struct FunctionCall {
         name: String,
@@ -414,12 +499,12 @@ fn function_call(call: &RawValue, provider: Provider, not_kept: &mut Vec<String>
         arguments: Option<String>,
     }
     match serde_json::from_str::<FunctionCall>(call.get()) {
-        Ok(call) => Block::tool_use(
-            function_call_id(),
+        Ok(call) if !call.name.is_empty() => Block::tool_use(
+            crate::reply::made_id(0, k),
             call.name,
             ToolInput::from(call.arguments.unwrap_or_else(|| "{}".to_owned())),
         ),
-        Err(_) => {
+        Ok(_) | Err(_) => {
             not_kept.push("function_call".to_owned());
             Block::text(marker::not_kept(provider, "function_call"))
         }

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
 
+use super::content;
 use super::wire::Message;
 use crate::body::{AssembledRound, Entries};
 use crate::cost::{Of, Units};
@@ -176,9 +177,51 @@ fn calls_by_function_call(message: &RawValue) -> bool {
         tool_calls: Option<&'a RawValue>,
     }
     serde_json::from_str::<Calls<'_>>(message.get()).is_ok_and(|calls| {
-        calls.function_call.is_some_and(|call| call.get() != "null")
-            && calls.tool_calls.map_or(true, |calls| calls.get() == "null")
+        calls
+            .function_call
+            .is_some_and(|call| !content::is_zero_text(call.get()))
+            && calls
+                .tool_calls
+                .map_or(true, |calls| calls_of(calls).is_none())
     })
+}
+
+/// A message's `tool_calls` without the calls of zero values (no name and no input, which the
+/// reader takes for none): `None` when none is left, the exact text when none was left out.
+fn calls_of(calls: &RawValue) -> Option<Cow<'_, RawValue>> {
+    let Ok(entries) = serde_json::from_str::<Vec<&RawValue>>(calls.get()) else {
+        return (!content::is_zero_text(calls.get())).then_some(Cow::Borrowed(calls));
+    };
+    let kept: Vec<&RawValue> = (entries.iter().copied())
+        .filter(|call| !is_zero_call(call))
+        .collect();
+    match (kept.len(), entries.len()) {
+        (0, _) => None,
+        (kept_len, len) if kept_len == len => Some(Cow::Borrowed(calls)),
+        (_, _) => serde_json::value::to_raw_value(&kept).ok().map(Cow::Owned),
+    }
+}
+
+/// Whether a tool call is of zero values: a function or custom call with no name and no input.
+fn is_zero_call(call: &RawValue) -> bool {
+    let Ok(call) = serde_json::from_str::<serde_json::Value>(call.get()) else {
+        return false;
+    };
+    let kind = crate::reply::field(&call, &["type"])
+        .as_str()
+        .unwrap_or_default();
+    let text = |path: &[&str]| {
+        crate::reply::field(&call, path)
+            .as_str()
+            .unwrap_or_default()
+    };
+    match kind {
+        "" | "function" => {
+            text(&["function", "name"]).is_empty() && text(&["function", "arguments"]).is_empty()
+        }
+        "custom" => text(&["custom", "name"]).is_empty() && text(&["custom", "input"]).is_empty(),
+        _ => false,
+    }
 }
 
 /// A reply's message as a request's assistant message: every field as it came (a compatible
@@ -188,7 +231,11 @@ fn calls_by_function_call(message: &RawValue) -> bool {
 /// <https://github.com/transitive-bullshit/agentic/issues/531>,
 /// <https://github.com/microsoft/semantic-kernel/issues/4261>), so:
 ///
-/// - a field whose value is `null` is left out (the crate writes no `null`);
+/// - a field whose value is `null` is left out (the crate writes no `null`), and so is every
+///   other zero value, which the reader takes for none: an empty string, array or object, or
+///   one of empty members (`"refusal": ""`, `"function_call": {"name": "", "arguments": ""}`,
+///   `"tool_calls": []`), and the calls of `tool_calls` with no name and no input (the member
+///   itself when none is left);
 /// - `annotations` is left out: only the response message has it
 ///   (<https://platform.openai.com/docs/api-reference/chat/create>), and so is Groq's
 ///   `executed_tools` (the tools it ran, which its request message has no field for);
@@ -215,8 +262,15 @@ impl Serialize for AssistantMessage<'_> {
         let mut map = serializer.serialize_map(None)?;
         for (key, value) in &entries.0 {
             match (key.as_ref(), value.get()) {
-                (_, "null") | ("annotations" | "executed_tools", _) => {}
+                ("annotations" | "executed_tools", _) => {}
                 ("reasoning" | "reasoning_content", _) if self.without_reasoning => {}
+                // `null` and the other zero values are none, as the reader takes them.
+                (_, value) if content::is_zero_text(value) => {}
+                ("tool_calls", _) => {
+                    if let Some(calls) = calls_of(value) {
+                        map.serialize_entry(key, &calls)?;
+                    }
+                }
                 ("audio", audio) => {
                     let id = serde_json::from_str::<Audio<'_>>(audio)
                         .ok()

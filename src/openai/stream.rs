@@ -1,16 +1,18 @@
 //! Reading a streamed Chat Completions reply: server-sent events of
-//! `chat.completion.chunk`s, ending in `data: [DONE]`.
+//! `chat.completion.chunk`s, ending in `data: [DONE]` (or a dialect's own last chunk).
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::chunk::{AudioDelta, CallDelta, ChoiceDelta, Chunk, Content};
 use super::content::{self, Split, ThinkSplit};
 use super::error;
+use super::native;
 use super::reply::{read_usage, FINISH_REASONS};
+use crate::dialects::StreamEnd;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
-use crate::reply::{self, At, Counts, Reply};
+use crate::reply::{self, At, Counts, Metadata, Reply};
 use crate::stop::StopReason;
 use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 
@@ -20,14 +22,15 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// The first choice's `delta`s add up to the message [`read_reply`](super::read_reply) reads:
 /// `reasoning_content` or `reasoning` (compatible servers), `content`, `refusal`, and each of
 /// `tool_calls`, whose `function.arguments` pieces concatenate to the call's input. The
-/// stream ends at `data: [DONE]`; usage comes, when the request asked for it with
+/// stream ends at `data: [DONE]`, or at the last chunk of its own that the dialect names
+/// ([`StreamEnd`](crate::dialects::StreamEnd): Perplexity's `chat.completion.done`); usage comes, when the request asked for it with
 /// `stream_options.include_usage`, in a last chunk with `choices: []`, and is read whenever it
 /// comes. A chunk with `error` (and no `choices`) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
 /// and so is a choice that ends with `finish_reason: "error"` (OpenRouter's, when the upstream
 /// provider failed mid-stream, <https://openrouter.ai/docs/api-reference/streaming>: the error
 /// beside it or in it, or a server error when it carries none), and so is a stream that ends
-/// before `[DONE]`.
+/// before its end (`[DONE]`, or the dialect's last chunk): never a short answer.
 ///
 /// Tool-call deltas are matched by their `index`, as OpenAI sends it. Servers compatible with
 /// OpenAI's API send deltas without one (<https://github.com/ollama/ollama/issues/7881>,
@@ -35,7 +38,16 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// with neither continues the last call unless it brings a new name. A new `id` at an index
 /// already taken starts a new call, for servers that give every parallel call index 0
 /// (<https://github.com/diegosouzapw/OmniRoute/issues/11044>). A call that never gets an id
-/// gets one the crate makes (`made_0_{k}`, the prefix [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// gets one the crate makes, `made_0_{k}` for the reply's call `k` (its number among the
+/// executed tools, the deprecated `function_call` and the tool calls, in the order they
+/// begin), as [`read_reply`](super::read_reply) makes it (the prefix
+/// [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// A function call that streams no arguments takes none (`{}`); a choice that ends with no
+/// delta (Azure's, stopped by its content filter) ends the reply all the same; the chunks of
+/// other choices (`n` > 1) are counted in [`Metadata::other_choices`](crate::Metadata::other_choices).
+/// Zero values are absence, as [`read_reply`](super::read_reply) takes them, in every chunk:
+/// an empty `refusal` or `finish_reason`, a `function_call` of empty members, a tool-call
+/// delta with no id, name or arguments, an empty `type`.
 ///
 /// ```
 /// use transcript_replay::{openai, Block, StopReason};
@@ -67,6 +79,9 @@ pub(crate) fn stream_of(provider: Provider) -> StreamReader {
         Box::new(Stream {
             provider: Of(provider),
             think: content::tags_of(provider).map(ThinkSplit::new),
+            end: End(provider
+                .dialect()
+                .map_or(StreamEnd::Done, |dialect| dialect.stream_end)),
             ..Stream::default()
         }),
     )
@@ -107,9 +122,13 @@ struct Call {
     real_id: bool,
     named: bool,
     kind: String,
-    /// The call's `extra_content` (Gemini's OpenAI endpoint: `google.thought_signature`),
-    /// which the round sends back.
-    extra: Option<Value>,
+    /// The provider's id of the call, once one came.
+    id: Option<String>,
+    /// Whether it is none: it never got a name nor any input.
+    dropped: bool,
+    /// The call as the round sends it back: its members as they came, among them Gemini's
+    /// `extra_content` (`google.thought_signature`), which the server needs back.
+    native: native::Call,
 }
 
 /// Generated audio, as its deltas come.
@@ -130,6 +149,16 @@ impl Default for Of {
     }
 }
 
+/// How the stream ends, by its dialect: `data: [DONE]` unless it says otherwise.
+#[derive(Debug, Clone, Copy)]
+struct End(StreamEnd);
+
+impl Default for End {
+    fn default() -> Self {
+        End(StreamEnd::Done)
+    }
+}
+
 #[derive(Debug, Default)]
 struct Stream {
     provider: Of,
@@ -141,6 +170,9 @@ struct Stream {
     refused: bool,
     finish: Option<String>,
     counts: Counts,
+    /// The indexes of the other choices (`n` > 1), which the reply counts.
+    other_choices: Vec<usize>,
+    end: End,
     done: bool,
     not_kept: Vec<String>,
     /// The splitter of reasoning in tags, for a dialect whose models write them.
@@ -155,74 +187,21 @@ struct Stream {
     /// The generated images so far.
     images: usize,
     /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
-    reasoning_details: Vec<Map<String, Value>>,
-    /// Groq's `executed_tools`, merged by their `index`.
-    executed: Vec<Value>,
+    details: native::Details,
+    /// The message's members in the order they first came, for the round.
+    keys: native::Keys,
+    /// The deprecated `function_call` as it came, for the round.
+    function_call: native::Function,
+    /// Groq's `executed_tools`, merged by their `index`, each with its number among the
+    /// reply's calls.
+    executed: Vec<(Value, usize)>,
+    /// How many calls have begun (executed tools, the deprecated `function_call`, tool
+    /// calls): each is the reply's call `k`, in the order it began, as in the whole reply's
+    /// blocks, and a call without an id gets `made_0_{k}`.
+    made: usize,
     /// A compatible server's top-level `citations` and `search_results`, the last sent.
     citations: Value,
     search_results: Value,
-}
-
-#[derive(Deserialize)]
-struct CallDelta {
-    #[serde(default)]
-    index: Option<usize>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(rename = "type", default)]
-    kind: Option<String>,
-    #[serde(default)]
-    function: Option<FunctionDelta>,
-    /// A custom tool's call: its `name` and its free-form `input`, in pieces.
-    #[serde(default)]
-    custom: Option<CustomDelta>,
-    #[serde(default)]
-    extra_content: Option<Value>,
-}
-
-#[derive(Deserialize)]
-struct FunctionDelta {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    arguments: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct CustomDelta {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    input: Option<String>,
-}
-
-impl CallDelta {
-    /// The tool's name, when this delta carries it.
-    fn name(&self) -> Option<&str> {
-        self.function
-            .as_ref()
-            .and_then(|function| function.name.as_deref())
-            .or_else(|| {
-                self.custom
-                    .as_ref()
-                    .and_then(|custom| custom.name.as_deref())
-            })
-            .filter(|name| !name.is_empty())
-    }
-
-    /// The piece of the input this delta carries: a function's arguments, or a custom tool's
-    /// free-form input.
-    fn piece(&self) -> &str {
-        self.function
-            .as_ref()
-            .and_then(|function| function.arguments.as_deref())
-            .or_else(|| {
-                self.custom
-                    .as_ref()
-                    .and_then(|custom| custom.input.as_deref())
-            })
-            .unwrap_or_default()
-    }
 }
 
 impl Stream {
@@ -265,12 +244,16 @@ impl Stream {
                 if let Some(call) = self.calls.get_mut(key) {
                     call.named |= name.is_some();
                     call.real_id |= id.is_some();
+                    if call.id.is_none() {
+                        call.id = id.map(str::to_owned);
+                    }
                 }
                 key
             }
             None => {
                 let key = self.calls.len();
-                let made = reply::made_id(0, key);
+                let made = reply::made_id(0, self.made);
+                self.made += 1;
                 self.blocks.call(
                     key,
                     id.unwrap_or(&made),
@@ -282,113 +265,97 @@ impl Stream {
                     index: delta.index,
                     real_id: id.is_some(),
                     named: name.is_some(),
-                    kind: delta.kind.clone().unwrap_or_else(|| {
-                        let custom = delta.custom.is_some();
-                        (if custom { "custom" } else { "function" }).to_owned()
-                    }),
-                    extra: None,
+                    kind: (delta.kind.clone().filter(|kind| !kind.is_empty())).unwrap_or_else(
+                        || {
+                            let custom = delta.custom.is_some();
+                            (if custom { "custom" } else { "function" }).to_owned()
+                        },
+                    ),
+                    id: id.map(str::to_owned),
+                    dropped: false,
+                    native: native::Call::default(),
                 });
                 key
             }
         }
     }
 
-    /// The message as OpenAI takes it back in the round in flight: what the deltas carried,
-    /// in the fields they carried it in.
+    /// The message as the round sends it back: what the deltas carried, in the fields they
+    /// carried it in, each where it first came (`native.rs`), as the whole message goes back.
     fn native(&mut self) -> Vec<Box<RawValue>> {
-        let mut message = Map::new();
-        message.insert("role".to_owned(), Value::from("assistant"));
-        let mut calls = Vec::new();
-        for (key, block) in [(REASONING, "r"), (CONTENT, "c"), (REFUSAL, "f")] {
-            let Some(text) = self.blocks.block_of(key).and_then(|block| match block {
-                Block::Reasoning { reasoning } => Some(reasoning),
-                Block::Text { text } => Some(text),
-                Block::ToolUse { .. }
-                | Block::ToolResult { .. }
-                | Block::Image { .. }
-                | Block::File { .. }
-                | Block::Source { .. }
-                | Block::Compaction { .. }
-                | Block::Unknown { .. } => None,
-            }) else {
-                continue;
-            };
-            let field = match block {
-                "r" => self.reasoning_field.unwrap_or("reasoning_content"),
-                "c" => "content",
-                _ => "refusal",
-            };
-            message.insert(field.to_owned(), Value::from(text));
+        let mut values: Vec<(&str, String)> = vec![("role", native::json("assistant"))];
+        if let Some(text) = self.blocks.block_of(REASONING).and_then(text_of) {
+            let field = self.reasoning_field.unwrap_or("reasoning_content");
+            values.push((field, native::json(&text)));
         }
-        // Content that is not the text block as it is: tags and all, or chunks.
+        // Content that is not the text block as it is: chunks, or tags and all.
+        let text = self.blocks.block_of(CONTENT).and_then(text_of);
         if self.content_array {
             let mut chunks = Vec::new();
-            if let Some(Block::Reasoning { reasoning }) = self.blocks.block_of(THINK) {
-                chunks.push(serde_json::json!({"type": "thinking",
-                    "thinking": [{"type": "text", "text": reasoning}]}));
+            if let Some(reasoning) = self.blocks.block_of(THINK).and_then(text_of) {
+                let text = native::json(&reasoning);
+                chunks.push(format!(
+                    r#"{{"type":"thinking","thinking":[{{"type":"text","text":{text}}}]}}"#
+                ));
             }
-            if let Some(Block::Text { text }) = self.blocks.block_of(CONTENT) {
-                chunks.push(serde_json::json!({"type": "text", "text": text}));
+            if let Some(text) = text {
+                chunks.push(format!(
+                    r#"{{"type":"text","text":{}}}"#,
+                    native::json(&text)
+                ));
             }
-            message.insert("content".to_owned(), Value::Array(chunks));
-        } else if self.think.is_some() && !self.raw_content.is_empty() {
-            message.insert("content".to_owned(), Value::from(self.raw_content.as_str()));
-        }
-        if let Some(id) = self.audio.as_ref().and_then(|audio| audio.id.clone()) {
-            message.insert("audio".to_owned(), serde_json::json!({ "id": id }));
-        }
-        if !self.reasoning_details.is_empty() {
-            message.insert(
-                "reasoning_details".to_owned(),
-                Value::Array(
-                    self.reasoning_details
-                        .iter()
-                        .cloned()
-                        .map(Value::Object)
-                        .collect(),
-                ),
-            );
-        }
-        for (key, call) in self.calls.iter().enumerate() {
-            if let Some(Block::ToolUse {
-                id, name, input, ..
-            }) = self.blocks.block_of(key)
-            {
-                let mut entry = Map::new();
-                entry.insert("id".to_owned(), Value::from(id));
-                entry.insert("type".to_owned(), Value::from(call.kind.as_str()));
-                let mut function = Map::new();
-                function.insert("name".to_owned(), Value::from(name));
-                match call.kind.as_str() {
-                    "custom" => {
-                        function.insert("input".to_owned(), Value::from(input.as_str()));
-                        entry.insert("custom".to_owned(), Value::Object(function));
-                    }
-                    _ => {
-                        function.insert("arguments".to_owned(), Value::from(input.as_str()));
-                        entry.insert("function".to_owned(), Value::Object(function));
-                    }
-                }
-                if let Some(extra) = &call.extra {
-                    entry.insert("extra_content".to_owned(), extra.clone());
-                }
-                calls.push(Value::Object(entry));
+            values.push(("content", format!("[{}]", chunks.join(","))));
+        } else if self.think.is_some() {
+            if !self.raw_content.is_empty() {
+                values.push(("content", native::json(&self.raw_content)));
             }
+        } else if let Some(text) = text {
+            values.push(("content", native::json(&text)));
         }
+        if let Some(text) = self.blocks.block_of(REFUSAL).and_then(text_of) {
+            values.push(("refusal", native::json(&text)));
+        }
+        if let Some(id) = self.audio.as_ref().and_then(|audio| audio.id.as_ref()) {
+            values.push(("audio", format!(r#"{{"id":{id}}}"#)));
+        }
+        values.extend(
+            self.details
+                .write()
+                .map(|details| ("reasoning_details", details)),
+        );
+        let calls: Vec<String> = (self.calls.iter())
+            .filter(|call| !call.dropped)
+            .map(|call| call.native.write(call.id.as_deref()))
+            .collect();
         if !calls.is_empty() {
-            message.insert("tool_calls".to_owned(), Value::Array(calls));
+            values.push(("tool_calls", format!("[{}]", calls.join(","))));
         }
         // The deprecated single call, as the whole message carries it: the round answers it
         // with a `function` message, which must follow a message that has it.
-        if let Some(Block::ToolUse { name, input, .. }) = self.blocks.block_of(FUNCTION_CALL) {
-            let mut call = Map::new();
-            call.insert("name".to_owned(), Value::from(name.as_str()));
-            call.insert("arguments".to_owned(), Value::from(input.as_str()));
-            message.insert("function_call".to_owned(), Value::Object(call));
+        if let Some(Block::ToolUse { .. }) = self.blocks.block_of(FUNCTION_CALL) {
+            values.push(("function_call", self.function_call.write()));
         }
-        serde_json::value::to_raw_value(&message)
-            .map(|raw| vec![raw])
-            .unwrap_or_default()
+        native::message(&self.keys, &values).into_iter().collect()
+    }
+}
+
+/// A text that is not empty.
+fn not_empty(text: Option<&str>) -> Option<&str> {
+    text.filter(|text| !text.is_empty())
+}
+
+/// A text or reasoning block's text.
+fn text_of(block: Block) -> Option<String> {
+    match block {
+        Block::Reasoning { reasoning } => Some(reasoning),
+        Block::Text { text } => Some(text),
+        Block::ToolUse { .. }
+        | Block::ToolResult { .. }
+        | Block::Image { .. }
+        | Block::File { .. }
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. } => None,
     }
 }
 
@@ -419,35 +386,6 @@ impl Stream {
         }
     }
 
-    /// One of OpenRouter's `reasoning_details` pieces, merged into the one of its `index`:
-    /// its text, summary and data add up, its other fields are the last sent.
-    fn reasoning_detail(&mut self, detail: Value) {
-        let Value::Object(detail) = detail else {
-            return;
-        };
-        let index = detail.get("index").cloned();
-        let known = index.as_ref().and_then(|index| {
-            self.reasoning_details
-                .iter_mut()
-                .find(|known| known.get("index") == Some(index))
-        });
-        let Some(known) = known else {
-            self.reasoning_details.push(detail);
-            return;
-        };
-        for (key, value) in detail {
-            match (key.as_str(), known.get_mut(&key), value) {
-                ("text" | "summary" | "data", Some(Value::String(before)), Value::String(more)) => {
-                    before.push_str(&more);
-                }
-                (_, _, Value::Null) => {}
-                (_, _, value) => {
-                    known.insert(key, value);
-                }
-            }
-        }
-    }
-
     /// One of Groq's `executed_tools`, merged into the one of its `index`: its call and result
     /// blocks, as they stand.
     fn executed_tool(&mut self, tool: Value) {
@@ -456,13 +394,11 @@ impl Stream {
         };
         let index = tool.get("index").cloned();
         let position = index.as_ref().and_then(|index| {
-            self.executed
-                .iter()
-                .position(|known| known.get("index") == Some(index))
+            (self.executed.iter()).position(|(known, _)| known.get("index") == Some(index))
         });
         let position = match position {
             Some(position) => {
-                if let Some(Value::Object(known)) = self.executed.get_mut(position) {
+                if let Some((Value::Object(known), _)) = self.executed.get_mut(position) {
                     for (key, value) in tool {
                         if !value.is_null() {
                             known.insert(key, value);
@@ -472,114 +408,56 @@ impl Stream {
                 position
             }
             None => {
-                self.executed.push(Value::Object(tool));
+                // A new call: the reply's next.
+                self.executed.push((Value::Object(tool), self.made));
+                self.made += 1;
                 self.executed.len() - 1
             }
         };
-        let blocks = super::content::executed_tool_blocks(&self.executed);
-        let pair = blocks.into_iter().skip(2 * position).take(2);
-        for (offset, block) in pair.enumerate() {
-            self.blocks
-                .set_whole(EXECUTED - 2 * position - offset, block);
+        if let Some((tool, k)) = self.executed.get(position) {
+            let pair = super::content::executed_tool(tool, *k);
+            for (offset, block) in pair.into_iter().enumerate() {
+                self.blocks
+                    .set_whole(EXECUTED - 2 * position - offset, block);
+            }
         }
     }
 }
 
-/// One chunk of the stream: its choices' deltas, its usage, or an error.
-#[derive(Deserialize)]
-struct Chunk<'a> {
-    #[serde(default)]
-    choices: Option<Vec<Choice>>,
-    #[serde(borrow, default)]
-    usage: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    error: Option<&'a RawValue>,
-    /// Groq's streamed usage (<https://github.com/Portkey-AI/gateway/issues/1072>).
-    #[serde(borrow, default)]
-    x_groq: Option<XGroq<'a>>,
-    #[serde(default)]
-    citations: Option<Value>,
-    #[serde(default)]
-    search_results: Option<Value>,
-}
-
-/// Groq's `x_groq` member of a chunk, which carries its usage.
-#[derive(Deserialize)]
-struct XGroq<'a> {
-    #[serde(borrow, default)]
-    usage: Option<&'a RawValue>,
-}
-
-/// A delta's `content`: a piece of text, or an array of chunks (Magistral).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Content {
-    Text(String),
-    Chunks(Vec<Value>),
-}
-
-/// A piece of generated audio: its id, a piece of its transcript and of its data.
-#[derive(Deserialize)]
-struct AudioDelta {
-    #[serde(default)]
-    id: Option<Value>,
-    #[serde(default)]
-    transcript: Option<String>,
-    #[serde(default)]
-    data: Option<String>,
-}
-
-/// One choice of a chunk: its index, its delta and its finish reason.
-#[derive(Deserialize)]
-struct Choice {
-    #[serde(default)]
-    index: Option<usize>,
-    #[serde(default)]
-    delta: Option<ChoiceDelta>,
-    #[serde(default)]
-    finish_reason: Option<String>,
-    /// The error of a choice that ended with `finish_reason: "error"` (OpenRouter).
-    #[serde(default)]
-    error: Option<Value>,
-}
-
-/// A choice's delta: the pieces of each part of the message.
-#[derive(Deserialize)]
-struct ChoiceDelta {
-    #[serde(default)]
-    content: Option<Content>,
-    #[serde(default)]
-    refusal: Option<String>,
-    #[serde(default)]
-    reasoning_content: Option<String>,
-    #[serde(default)]
-    reasoning: Option<String>,
-    #[serde(default)]
-    tool_calls: Option<Vec<CallDelta>>,
-    #[serde(default)]
-    audio: Option<AudioDelta>,
-    #[serde(default)]
-    function_call: Option<Value>,
-    #[serde(default)]
-    annotations: Option<Vec<Value>>,
-    #[serde(default)]
-    reasoning_details: Option<Vec<Value>>,
-    #[serde(default)]
-    executed_tools: Option<Vec<Value>>,
-    #[serde(default)]
-    images: Option<Vec<Value>>,
+/// Whether a call's block has no input.
+fn no_input(block: &Block) -> bool {
+    match block {
+        Block::ToolUse { input, .. } => input.as_str().is_empty(),
+        Block::Text { .. }
+        | Block::ToolResult { .. }
+        | Block::Reasoning { .. }
+        | Block::Image { .. }
+        | Block::File { .. }
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. } => false,
+    }
 }
 
 impl Stream {
     /// The first choice's delta, part by part, in the order the blocks are begun: reasoning,
     /// executed tools, content, annotations, images, audio, then what the record has no block
     /// for, a refusal and the tool calls.
-    fn delta(&mut self, delta: ChoiceDelta, deltas: &mut Vec<Delta>) {
-        if let Some(text) = delta.reasoning_content.as_deref() {
-            self.reasoning_field.get_or_insert("reasoning_content");
-            self.blocks.reasoning(REASONING, text, deltas);
-        } else if let Some(text) = delta.reasoning.as_deref() {
-            self.reasoning_field.get_or_insert("reasoning");
+    fn delta(&mut self, raw: &RawValue, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
+        self.keys.saw_object(raw.get());
+        let delta: ChoiceDelta<'_> =
+            serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
+        // The reasoning, in whichever field came not empty.
+        let reasoning = match (
+            not_empty(delta.reasoning_content.as_deref()),
+            not_empty(delta.reasoning.as_deref()),
+        ) {
+            (Some(text), _) => Some(("reasoning_content", text)),
+            (None, Some(text)) => Some(("reasoning", text)),
+            (None, None) => None,
+        };
+        if let Some((field, text)) = reasoning {
+            self.reasoning_field.get_or_insert(field);
             self.blocks.reasoning(REASONING, text, deltas);
         }
         for tool in delta.executed_tools.into_iter().flatten() {
@@ -610,38 +488,57 @@ impl Stream {
             self.audio_delta(audio, deltas);
         }
         for detail in delta.reasoning_details.into_iter().flatten() {
-            self.reasoning_detail(detail);
+            self.details.merge(detail);
         }
         // The deprecated single call, as `read_reply` reads it: its name begins it, its
         // arguments come in parts; one that is no object is the marker, once. `null` is
         // `None`: no value.
-        if let Some(call) = delta.function_call {
+        let function_call = delta
+            .function_call
+            .filter(|call| !content::is_zero_text(call.get()));
+        if let Some(raw) = function_call {
+            let call: Value =
+                serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
             let begun = self.blocks.block_of(FUNCTION_CALL).is_some();
-            match (call.as_object(), begun) {
-                (Some(_), _) => {
-                    if let (Some(name), false) = (reply::field(&call, &["name"]).as_str(), begun) {
-                        let id = super::reply::function_call_id();
-                        self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
-                    }
-                    if let Some(arguments) = reply::field(&call, &["arguments"]).as_str() {
-                        self.blocks.input(FUNCTION_CALL, arguments, deltas);
-                    }
+            let name = reply::field(&call, &["name"]).as_str();
+            let arguments = reply::field(&call, &["arguments"]).as_str();
+            // Its name begins it (an empty one is none); arguments before a name are the
+            // marker, as a whole call without one is.
+            match (
+                call.as_object(),
+                begun,
+                name.filter(|name| !name.is_empty()),
+            ) {
+                (Some(_), false, Some(name)) => {
+                    let id = reply::made_id(0, self.made);
+                    self.made += 1;
+                    self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
+                    self.blocks
+                        .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
+                    self.function_call.take(raw);
                 }
-                (None, false) => {
+                (Some(_), true, _) => {
+                    self.blocks
+                        .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
+                    self.function_call.take(raw);
+                }
+                (Some(_) | None, false, _) => {
                     let marker = crate::marker::not_kept(self.provider.0, "function_call");
                     self.blocks.text(FUNCTION_CALL, &marker, deltas);
                     self.not_kept.push("function_call".to_owned());
                 }
-                (None, true) => {}
+                (None, true, _) => {}
             }
         }
-        if let Some(text) = delta.refusal.as_deref() {
+        // An empty refusal is none.
+        if let Some(text) = delta.refusal.as_deref().filter(|text| !text.is_empty()) {
             self.refused = true;
             self.blocks.text(REFUSAL, text, deltas);
         }
         if let Some(calls) = delta.tool_calls.as_deref() {
-            self.call_deltas(calls, deltas);
+            self.call_deltas(calls, deltas)?;
         }
+        Ok(())
     }
 
     /// A `content` that came as an array of chunks (Magistral): thinking, text, and a marker
@@ -689,24 +586,31 @@ impl Stream {
 
     /// The pieces of the tool calls: each goes to its call, begun when it is new, with the
     /// call's `extra_content` when it carries one.
-    fn call_deltas(&mut self, calls: &[CallDelta], deltas: &mut Vec<Delta>) {
+    fn call_deltas(&mut self, raw: &[&RawValue], deltas: &mut Vec<Delta>) -> Result<(), Fault> {
+        let mut calls = Vec::new();
+        for &raw in raw {
+            let call: CallDelta =
+                serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
+            // A delta of zero values (an empty id, name and arguments, which some servers
+            // send in every chunk) is none.
+            if call.carries() {
+                calls.push((call, raw));
+            }
+        }
         if !calls.is_empty() {
             // The content is over when the calls begin: what the splitter held back
             // (white space that might have opened `<think>`) takes its place first.
             self.end_content(deltas);
         }
-        for call in calls {
-            let key = self.call_of(call, deltas);
+        for (call, raw) in calls {
+            let key = self.call_of(&call, deltas);
             self.current = Some(key);
-            if let (Some(extra), Some(known)) =
-                (call.extra_content.as_ref(), self.calls.get_mut(key))
-            {
-                if !extra.is_null() {
-                    known.extra = Some(extra.clone());
-                }
+            if let Some(known) = self.calls.get_mut(key) {
+                known.native.take(raw);
             }
             self.blocks.input(key, call.piece(), deltas);
         }
+        Ok(())
     }
 }
 
@@ -715,7 +619,7 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
-        if data.trim() == "[DONE]" {
+        if crate::stream::is_done(data) {
             self.done = true;
             self.end_content(deltas);
             return Ok(());
@@ -731,19 +635,25 @@ impl Events for Stream {
             self.search_results = search_results;
         }
         for choice in chunk.choices.into_iter().flatten() {
-            // Other choices (`n` > 1) are no part of the reply, as in `read_reply`.
-            if choice.index.unwrap_or_default() != 0 {
+            // Other choices (`n` > 1) are no part of the reply, as in `read_reply`: counted.
+            let index = choice.index.unwrap_or_default();
+            if index != 0 {
+                if !self.other_choices.contains(&index) {
+                    self.other_choices.push(index);
+                }
                 continue;
             }
-            if let Some(delta) = choice.delta {
-                self.delta(delta, deltas);
+            if let Some(delta) = choice.delta.filter(|delta| delta.get() != "null") {
+                self.delta(delta, deltas)?;
             }
             if choice.finish_reason.as_deref() == Some("error") {
                 let error = error::finished_in_error(self.provider.0, choice.error.as_ref());
                 return Err(Fault::provider(error));
             }
-            if choice.finish_reason.is_some() {
-                self.finish = choice.finish_reason;
+            // An empty finish reason is none: some servers send it on every chunk until the
+            // last.
+            if let Some(finish) = choice.finish_reason.filter(|word| !word.is_empty()) {
+                self.finish = Some(finish);
                 self.end_content(deltas);
             }
         }
@@ -756,12 +666,22 @@ impl Events for Stream {
             self.counts
                 .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
         }
+        // A server that sends no `[DONE]` ends with a chunk of its own (Perplexity's).
+        if let (StreamEnd::Chunk(last), Some(object)) = (self.end.0, chunk.object.as_deref()) {
+            if object == last {
+                self.done = true;
+                self.end_content(deltas);
+            }
+        }
         Ok(())
     }
 
     fn finish(&mut self) -> Result<Reply, Fault> {
         if !self.done {
-            return Err(Fault::Cut("data: [DONE]"));
+            return Err(Fault::Cut(match self.end.0 {
+                StreamEnd::Done => "data: [DONE]",
+                StreamEnd::Chunk(last) => last,
+            }));
         }
         let stop = if self.refused {
             StopReason::Refusal
@@ -783,9 +703,26 @@ impl Events for Stream {
         // A custom tool's input is free-form text; a call of a kind the crate does not read
         // is the marker `read_reply` writes, where it stood.
         let mut free_form = Vec::new();
-        for (key, call) in self.calls.iter().enumerate() {
+        for (key, call) in self.calls.iter_mut().enumerate() {
+            // A call that never got a name nor any input is none, as a whole one is.
+            let read = matches!(call.kind.as_str(), "function" | "custom");
+            if read && !call.named && self.blocks.block_of(key).is_some_and(|b| no_input(&b)) {
+                self.blocks.set_whole(key, Block::text(String::new()));
+                call.dropped = true;
+                continue;
+            }
             match call.kind.as_str() {
-                "function" => {}
+                // A function call that streamed no arguments takes none, as a whole one does.
+                "function" => {
+                    if let Some(Block::ToolUse {
+                        id, name, input, ..
+                    }) = self.blocks.block_of(key)
+                    {
+                        if input.as_str().is_empty() {
+                            self.blocks.set_whole(key, Block::tool_use(id, name, "{}"));
+                        }
+                    }
+                }
                 "custom" => free_form.extend(self.blocks.call_id(key).map(str::to_owned)),
                 kind => {
                     let marker = crate::marker::not_kept(self.provider.0, kind);
@@ -795,6 +732,10 @@ impl Events for Stream {
             }
         }
         let native = self.native();
+        let metadata = Metadata {
+            other_choices: self.other_choices.len(),
+            ..Metadata::default()
+        };
         Ok(Reply::new(
             self.provider.0,
             self.blocks.blocks(),
@@ -803,7 +744,8 @@ impl Events for Stream {
             native,
         )
         .free_form(&free_form)
-        .not_keeping(self.not_kept.clone()))
+        .not_keeping(self.not_kept.clone())
+        .with_metadata(metadata))
     }
 
     fn partial(&self) -> StoredMessage {

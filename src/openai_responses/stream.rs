@@ -27,7 +27,10 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// are a [`StreamError`](crate::StreamError) carrying the
 /// [`ProviderError`](crate::ProviderError), and so is a stream that ends before its terminal
 /// event. Other events (`response.created`, `response.content_part.added`, the `.done`
-/// events of deltas, and event types OpenAI adds) are ignored.
+/// events of deltas, and event types OpenAI adds) are ignored, and so is a `data: [DONE]`
+/// after the terminal event, as OpenRouter's Responses endpoint sends it
+/// (<https://openrouter.ai/docs/api-reference/streaming>): it is the end, never a malformed
+/// event.
 ///
 /// ```
 /// use transcript_replay::{openai_responses, Block};
@@ -115,6 +118,10 @@ impl Events for Stream {
         let Frame::Event { data, .. } = frame else {
             return Ok(());
         };
+        // A `[DONE]` some servers send after the terminal event (OpenRouter's) is no event.
+        if crate::stream::is_done(data) {
+            return Ok(());
+        }
         let event: Event<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
         let output_index = event.output_index.unwrap_or_default();
         let piece = event

@@ -109,6 +109,15 @@ pub(crate) enum Frame<'a> {
     Error { code: &'a str, message: &'a str },
 }
 
+/// Whether an event's data is `[DONE]`: the end of OpenAI Chat's streams, which some servers
+/// also send after a surface's own terminal event (OpenRouter after Responses'
+/// `response.completed` and Anthropic's `message_stop`,
+/// <https://openrouter.ai/docs/api-reference/streaming>). It carries nothing: a reader whose
+/// surface ends on an event of its own skips it, and still ends only at that event.
+pub(crate) fn is_done(data: &str) -> bool {
+    data.trim() == "[DONE]"
+}
+
 /// What a provider's reader does with its stream's frames.
 pub(crate) trait Events: Send + Sync + fmt::Debug {
     /// Reads one frame, adding the deltas it carries.
