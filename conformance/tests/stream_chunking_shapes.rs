@@ -481,6 +481,23 @@ fn gemini_openai_thought_signature() -> Row {
     )
 }
 
+/// A custom tool's call, its free-form input streamed in pieces (the shape of OpenAI's custom
+/// tools, <https://platform.openai.com/docs/guides/function-calling#custom-tools>): stored as
+/// the JSON string of the text, escapes and all, and sent back as the text it came as.
+fn chat_custom_tool() -> Row {
+    chat(
+        "chat custom tool call, its free-form input in pieces",
+        Provider::OpenAi,
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\""}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"custom":{"input":"hi\")\n"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hi\")\n"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
 /// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
 fn responses_done_after_completed() -> Row {
     let mut row = responses_items(
@@ -668,6 +685,7 @@ fn rows() -> Vec<Row> {
         chat_made_ids(),
         openrouter_reasoning_details(),
         gemini_openai_thought_signature(),
+        chat_custom_tool(),
         responses_done_after_completed(),
         anthropic_done_after_message_stop(),
     ]
