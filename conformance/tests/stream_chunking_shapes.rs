@@ -4,8 +4,12 @@
 //! container; Responses' compaction item, approval request, computer call with pending safety
 //! checks, client tool search, hosted shell call with its output, file citation of a
 //! container, and an event whose `delta` is an object; Gemini 3's streamed function-call
-//! arguments (`partialArgs`) and URL context metadata; Chat's deprecated `function_call`;
-//! Bedrock's guardrail trace. Each row is a stream and the whole body of the same response:
+//! arguments (`partialArgs`) and URL context metadata; Chat's deprecated `function_call`, its
+//! zero values, a choice with no delta (Azure's content filter), other choices, a call
+//! without arguments, calls without ids, a custom tool's input, OpenRouter's
+//! `reasoning_details` and Gemini's endpoint's `extra_content`; Bedrock's guardrail trace; how
+//! a stream ends: Perplexity's `chat.completion.done`, and a `[DONE]` after Responses' and
+//! Anthropic's terminal events. Each row is a stream and the whole body of the same response:
 //! the streamed reply's message, stop reason, metadata, calls and incomplete calls are the
 //! whole reply's, and the round the reply makes in flight is the same body, byte for byte.
 //!

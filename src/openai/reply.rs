@@ -227,7 +227,10 @@ fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> 
         refused,
         calls,
     } = read;
-    if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
+    // The reasoning, in whichever field is not empty (a zero `reasoning_content` beside it
+    // is none).
+    let not_empty = |text: Option<String>| text.filter(|text| !text.is_empty());
+    if let Some(reasoning) = not_empty(message.reasoning_content).or(not_empty(message.reasoning)) {
         blocks.push(Block::reasoning(reasoning));
     }
     let executed = message.executed_tools.as_deref().unwrap_or_default();
