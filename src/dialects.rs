@@ -124,6 +124,25 @@ pub enum StreamEnd {
     Chunk(&'static str),
 }
 
+/// How a server takes the turn's reasoning ([`Turn::reasoning`](crate::Turn::reasoning)).
+///
+/// ```
+/// use transcript_replay::{Dialect, dialects::ReasoningParam};
+///
+/// assert_eq!(Dialect::OPENAI.reasoning_param, ReasoningParam::Effort);
+/// assert_eq!(Dialect::OPENROUTER.reasoning_param, ReasoningParam::Object);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReasoningParam {
+    /// `"reasoning_effort": "low" | "medium" | "high"`, OpenAI's field (a token budget as
+    /// the effort it falls in, [`Reasoning::effort`](crate::Reasoning::effort)).
+    Effort,
+    /// `"reasoning": {"effort": "low" | "medium" | "high"}`, or `"reasoning": {"max_tokens":
+    /// N}` for a token budget: OpenRouter's one form for every model it routes to ("One of
+    /// the following (not both)", <https://openrouter.ai/docs/use-cases/reasoning-tokens>).
+    Object,
+}
+
 /// The rules of an OpenAI-compatible server, as data: the OpenAI Chat surface
 /// ([`openai`](crate::openai)) with the server's own rules. A [`Provider`] made from one
 /// (`Provider::from(&dialect)`) carries it, and [`Provider::body`], [`Provider::read_reply`], [`Provider::stream`] and
@@ -245,4 +264,7 @@ pub struct Dialect {
     /// How the server's stream ends: `data: [DONE]` (OpenAI's, the default), or a last chunk
     /// of its own ([`StreamEnd`]).
     pub stream_end: StreamEnd,
+    /// How the server takes the turn's reasoning: OpenAI's `reasoning_effort` (the default),
+    /// or a `reasoning` object ([`ReasoningParam`]).
+    pub reasoning_param: ReasoningParam,
 }

@@ -533,7 +533,8 @@ fn custom_and_unknown_tool_calls_and_calls_without_ids_stream_as_whole() {
     assert_eq!(
         whole.message.blocks,
         [
-            Block::tool_use("call_1", "shell", "ls -la"),
+            // Free-form input, stored as its JSON string.
+            Block::tool_use("call_1", "shell", r#""ls -la""#),
             Block::text("[Not kept: OpenAI computer content]"),
             Block::tool_use("made_0_2", "read", "{}"),
         ]

@@ -231,4 +231,23 @@ fn zero_values_in_a_chat_reply_are_absence_never_a_call_a_refusal_or_a_stop() {
         .unwrap();
     assert_eq!(reply.message.blocks, [Block::text("Hi.")]);
     assert_eq!(reply.stop, StopReason::Other(String::new()));
+    // An empty `reasoning_content` beside the reasoning a server sends in `reasoning` is none.
+    let whole = Provider::OpenAi
+        .read_reply(r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","reasoning_content":"","reasoning":"Think.","content":"Hi."}}]}"#)
+        .unwrap();
+    let mut reader = Provider::OpenAi.stream();
+    reader
+        .feed(concat!(
+            r#"data: {"choices":[{"index":0,"delta":{"role":"assistant","reasoning_content":"","reasoning":"Think."}}]}"#, "\n\n",
+            r#"data: {"choices":[{"index":0,"delta":{"reasoning_content":"","content":"Hi."},"finish_reason":"stop"}]}"#, "\n\n",
+            "data: [DONE]\n\n",
+        ).as_bytes())
+        .unwrap();
+    let streamed = reader.finish().unwrap();
+    for reply in [whole, streamed] {
+        assert_eq!(
+            reply.message.blocks,
+            [Block::reasoning("Think."), Block::text("Hi.")]
+        );
+    }
 }

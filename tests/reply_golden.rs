@@ -108,6 +108,21 @@ fn the_providers_documented_examples_become_these_stored_messages() {
             ],
             None,
         ),
+        // A custom tool's free-form input (the shape of OpenAI's custom tools,
+        // <https://platform.openai.com/docs/guides/function-calling#custom-tools>) is stored
+        // as its JSON string, escapes and all.
+        (
+            Provider::OpenAi,
+            r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+                "content": null, "tool_calls": [{"id": "call_1", "type": "custom",
+                  "custom": {"name": "code_exec", "input": "print(\"hi\")\n"}}]}}]}"#,
+            vec![Block::tool_use(
+                "call_1",
+                "code_exec",
+                r#""print(\"hi\")\n""#,
+            )],
+            None,
+        ),
         // Azure's content filter stopped the reply: the choice has no message, only the
         // filter's results (<https://github.com/Azure/azure-sdk-for-go/pull/21625>).
         (
@@ -354,6 +369,27 @@ fn a_chat_reply_that_leaves_fields_out_stops_as_it_says_and_counts_its_other_cho
         serde_json::to_string(&three).unwrap(),
         r#"{"stop":"end_turn","message":{"role":"assistant","blocks":[{"type":"text","text":"A"}]},"metadata":{"other_choices":2}}"#
     );
+}
+
+#[test]
+fn a_custom_tools_free_form_input_is_stored_as_a_json_string() {
+    let reply = openai::read_reply(
+        r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+            "tool_calls": [{"id": "call_1", "type": "custom", "custom": {"name": "python", "input": "print(1)"}}]}}]}"#,
+    )
+    .unwrap();
+    let [Block::ToolUse { input, .. }] = reply.message.blocks.as_slice() else {
+        panic!("one tool call")
+    };
+    // The input is JSON text, the JSON string of the free-form text; a record holds it as
+    // any string-form input, in a string.
+    assert_eq!(input.as_str(), r#""print(1)""#);
+    assert!(!input.is_json_value());
+    assert!(reply.incomplete_calls().is_empty());
+    let record = transcript_replay::write_record(std::slice::from_ref(&reply.message));
+    assert!(record.contains(r#""input":"\"print(1)\"""#), "{record}");
+    let read = transcript_replay::parse_record(&record).unwrap();
+    assert_eq!(read[0], reply.message);
 }
 
 #[test]

@@ -108,6 +108,52 @@ fn each_provider_gets_the_parameters_under_its_own_names() {
 }
 
 #[test]
+fn openrouter_takes_the_reasoning_in_its_documented_object() {
+    // <https://openrouter.ai/docs/use-cases/reasoning-tokens#controlling-reasoning-tokens>:
+    // `"reasoning": {"effort": ...}`, or `{"max_tokens": N}`, one of them.
+    let history = [StoredMessage::user("Hi.")];
+    let openrouter = Provider::Compatible(&Dialect::OPENROUTER);
+    let turn = Turn::new(&history)
+        .without_preamble()
+        .model("anthropic/claude-sonnet-4.5")
+        .reasoning(Reasoning::High);
+    assert_eq!(
+        top_level(openrouter, &turn),
+        json!({"model": "anthropic/claude-sonnet-4.5", "reasoning": {"effort": "high"}})
+    );
+    let budget = turn.clone().reasoning(Reasoning::Budget(3_000));
+    assert_eq!(
+        top_level(openrouter, &budget),
+        json!({"model": "anthropic/claude-sonnet-4.5", "reasoning": {"max_tokens": 3000}})
+    );
+    let body = serde_json::to_string(&openrouter.body(&turn).unwrap()).unwrap();
+    assert!(body.contains(r#""reasoning":{"effort":"high"}"#), "{body}");
+    assert!(!body.contains("reasoning_effort"), "{body}");
+    // A caller's field that says the same is the error naming both, under either name.
+    for (fields, field) in [
+        (json!({"reasoning": {"exclude": true}}), "reasoning"),
+        (json!({"reasoning_effort": "low"}), "reasoning_effort"),
+    ] {
+        let with_fields = turn.clone().fields(&fields);
+        assert_eq!(
+            openrouter.body(&with_fields).unwrap_err().kind(),
+            BodyErrorKind::Caller(CallerPart::ParamConflict {
+                param: "reasoning",
+                field
+            })
+        );
+    }
+    // Every other dialect keeps OpenAI's `reasoning_effort`.
+    for dialect in Dialect::NAMED
+        .iter()
+        .filter(|dialect| dialect.id != "openrouter")
+    {
+        let written = top_level(Provider::Compatible(dialect), &turn);
+        assert_eq!(written["reasoning_effort"], "high", "{}", dialect.id);
+    }
+}
+
+#[test]
 fn a_turn_without_parameters_builds_the_same_bytes_as_before() {
     let history = [StoredMessage::user("Hi.")];
     let fields = json!({"model": "m", "max_tokens": 10});

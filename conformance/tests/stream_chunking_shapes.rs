@@ -6,8 +6,12 @@
 //! container, and an event whose `delta` is an object; Gemini 3's streamed function-call
 //! arguments (`partialArgs`), URL context metadata, server-side tool invocations (`toolCall`,
 //! `toolResponse`), enums sent as numbers, a blocked prompt and a reply of two candidates;
-//! Chat's deprecated `function_call`;
-//! Bedrock's guardrail trace. Each row is a stream and the whole body of the same response:
+//! Chat's deprecated `function_call`, its zero values, a choice with no delta (Azure's content
+//! filter), other choices, a call without arguments, calls without ids, a custom tool's input,
+//! OpenRouter's `reasoning_details` and Gemini's endpoint's `extra_content`; Bedrock's guardrail
+//! trace; how a stream ends: Perplexity's `chat.completion.done`, and a `[DONE]` after
+//! Responses' and Anthropic's terminal events. Each row is a stream and the whole body of the
+//! same response:
 //! the streamed reply's message, stop reason, metadata, calls and incomplete calls are the
 //! whole reply's, and the round the reply makes in flight is the same body, byte for byte.
 //!
@@ -588,6 +592,23 @@ fn gemini_openai_thought_signature() -> Row {
     )
 }
 
+/// A custom tool's call, its free-form input streamed in pieces (the shape of OpenAI's custom
+/// tools, <https://platform.openai.com/docs/guides/function-calling#custom-tools>): stored as
+/// the JSON string of the text, escapes and all, and sent back as the text it came as.
+fn chat_custom_tool() -> Row {
+    chat(
+        "chat custom tool call, its free-form input in pieces",
+        Provider::OpenAi,
+        &[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\""}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"custom":{"input":"hi\")\n"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ],
+        r#"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hi\")\n"}}]},"finish_reason":"tool_calls"}]}"#,
+    )
+}
+
 /// OpenRouter's Responses endpoint sends `data: [DONE]` after `response.completed`.
 fn responses_done_after_completed() -> Row {
     let mut row = responses_items(
@@ -779,6 +800,7 @@ fn rows() -> Vec<Row> {
         chat_made_ids(),
         openrouter_reasoning_details(),
         gemini_openai_thought_signature(),
+        chat_custom_tool(),
         responses_done_after_completed(),
         anthropic_done_after_message_stop(),
     ]

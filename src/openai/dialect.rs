@@ -1,7 +1,7 @@
 //! The named dialects of OpenAI-compatible servers, each rule with its source.
 
 use crate::dialects::{
-    Dialect, Roles, RoundReasoning, StreamEnd, SystemText, ThinkTag, ToolImages,
+    Dialect, ReasoningParam, Roles, RoundReasoning, StreamEnd, SystemText, ThinkTag, ToolImages,
 };
 
 /// OpenAI's image types (see [`openai::MEDIA_TYPES`](crate::openai::MEDIA_TYPES)).
@@ -40,6 +40,7 @@ impl Dialect {
         json_schema: true,
         retryable_codes: &[],
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
     };
 
     /// DeepSeek. `max_tokens` only: `max_completion_tokens` is silently ignored (a cap of 5
@@ -73,6 +74,7 @@ impl Dialect {
         stream_usage: false,
         json_schema: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -103,6 +105,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -137,6 +140,7 @@ impl Dialect {
         file_types: &[],
         retryable_codes: &["tool_use_failed"],
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -158,6 +162,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -171,10 +176,14 @@ impl Dialect {
     /// every server.
     /// A reply schema as `response_format` `json_schema`, for the models that
     /// take it (<https://openrouter.ai/docs/structured-outputs>).
+    /// The turn's reasoning as its documented `reasoning` object, `{"effort": ...}` (or
+    /// `{"max_tokens": N}` for a token budget), the one form it takes for every model it
+    /// routes to (<https://openrouter.ai/docs/use-cases/reasoning-tokens#controlling-reasoning-tokens>).
     ///
     /// ```
-    /// use transcript_replay::Dialect;
+    /// use transcript_replay::{Dialect, dialects::ReasoningParam};
     /// assert_eq!(Dialect::OPENROUTER.output_limit, "max_tokens");
+    /// assert_eq!(Dialect::OPENROUTER.reasoning_param, ReasoningParam::Object);
     /// ```
     pub const OPENROUTER: Dialect = Dialect {
         id: "openrouter",
@@ -184,6 +193,7 @@ impl Dialect {
         output_limit: "max_tokens",
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Object,
         ..Dialect::OPENAI
     };
 
@@ -219,6 +229,7 @@ impl Dialect {
         think_tags: true,
         think_tag: ThinkTag::Thought,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -240,6 +251,7 @@ impl Dialect {
         think_tags: true,
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -261,6 +273,7 @@ impl Dialect {
         think_tags: true,
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -282,6 +295,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -317,6 +331,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Chunk("chat.completion.done"),
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -337,6 +352,7 @@ impl Dialect {
         // https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle
         base_url: "https://{resource}.openai.azure.com/openai",
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -368,6 +384,7 @@ impl Dialect {
         think_tags: true,
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -396,6 +413,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -420,6 +438,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 
@@ -444,6 +463,7 @@ impl Dialect {
         file_types: &[],
         stream_usage: false,
         stream_end: StreamEnd::Done,
+        reasoning_param: ReasoningParam::Effort,
         ..Dialect::OPENAI
     };
 

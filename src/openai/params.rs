@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Json, Params};
+use crate::dialects::ReasoningParam;
+use crate::params::{Field, Json, Params, Reasoning};
 use crate::provider::Provider;
 use crate::rules::{Pair, Param};
 
@@ -36,7 +37,7 @@ const STOPS: usize = 4;
 
 /// The parameters as Chat's fields: `model`, the dialect's output limit
 /// (`max_completion_tokens`, or `max_tokens` for the servers that take that), the
-/// `reasoning_effort`, `stream` with `stream_options.include_usage` for the servers known to
+/// `reasoning_effort` (or the dialect's `reasoning` object, OpenRouter's), `stream` with `stream_options.include_usage` for the servers known to
 /// take it, `temperature`, `stop`, and the reply schema as `response_format` for the servers
 /// that take `json_schema` (the spec's `ResponseFormatJsonSchema`; an error naming any other).
 pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, BodyError> {
@@ -54,11 +55,26 @@ pub(crate) fn fields(params: &Params, provider: Provider) -> Result<Vec<Field>, 
             .max_output
             .map(|max| Field::new(output_limit, "max_output", json!(max))),
     );
-    fields.extend(
-        params.reasoning.map(|reasoning| {
-            Field::new("reasoning_effort", "reasoning", json!(reasoning.effort()))
-        }),
-    );
+    fields.extend(params.reasoning.and_then(|reasoning| {
+        match (dialect.map(|dialect| dialect.reasoning_param), reasoning) {
+            (Some(ReasoningParam::Effort) | None, _) => Some(Field::new(
+                "reasoning_effort",
+                "reasoning",
+                json!(reasoning.effort()),
+            )),
+            (Some(ReasoningParam::Object), Reasoning::Budget(tokens)) => Field::object(
+                "reasoning",
+                vec![("max_tokens", "reasoning", json!(tokens))],
+            ),
+            (
+                Some(ReasoningParam::Object),
+                Reasoning::Low | Reasoning::Medium | Reasoning::High,
+            ) => Field::object(
+                "reasoning",
+                vec![("effort", "reasoning", json!(reasoning.effort()))],
+            ),
+        }
+    }));
     if params.stream {
         fields.push(Field::new("stream", "stream", json!(true)));
         // Usage comes in a stream only when asked for

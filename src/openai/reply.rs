@@ -171,13 +171,12 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
         ..Metadata::default()
     };
     Ok(Reply::new(provider, read.blocks, usage, stop, native)
-        .free_form(&read.free_form)
         .not_keeping(read.not_kept)
         .with_metadata(metadata))
 }
 
 /// What a reply's message gives: its blocks, the kinds of its content not kept, whether it
-/// refused, which calls take free-form input, and how many calls it made (each call, in the
+/// refused, and how many calls it made (each call, in the
 /// order of its blocks, is the reply's call `k`, which names the id made for it when it came
 /// without one: `made_0_{k}`, as the stream reader makes it).
 #[derive(Debug, Default)]
@@ -185,7 +184,6 @@ struct Read {
     blocks: Vec<Block>,
     not_kept: Vec<String>,
     refused: bool,
-    free_form: Vec<String>,
     calls: usize,
 }
 
@@ -227,10 +225,12 @@ fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> 
         blocks,
         not_kept,
         refused,
-        free_form,
         calls,
     } = read;
-    if let Some(reasoning) = message.reasoning_content.or(message.reasoning) {
+    // The reasoning, in whichever field is not empty (a zero `reasoning_content` beside it
+    // is none).
+    let not_empty = |text: Option<String>| text.filter(|text| !text.is_empty());
+    if let Some(reasoning) = not_empty(message.reasoning_content).or(not_empty(message.reasoning)) {
         blocks.push(Block::reasoning(reasoning));
     }
     let executed = message.executed_tools.as_deref().unwrap_or_default();
@@ -273,13 +273,10 @@ fn read_message(message_at: &At<'_>, read: &mut Read) -> Result<(), ReplyError> 
         let tool_calls: Option<Vec<&RawValue>> = calls_at.read()?;
         for (index, &call) in tool_calls.iter().flatten().enumerate() {
             let call_at = calls_at.child(call, format_args!("[{index}]"));
-            let Some((block, free)) = read_tool_call(&call_at, *calls, provider, not_kept)? else {
+            let Some(block) = read_tool_call(&call_at, *calls, provider, not_kept)? else {
                 continue;
             };
             *calls += 1;
-            if let (true, Block::ToolUse { id, .. }) = (free, &block) {
-                free_form.push(id.clone());
-            }
             blocks.push(block);
         }
     }
@@ -375,9 +372,10 @@ pub(super) fn thinking_text(thinking: &serde_json::Value) -> String {
     }
 }
 
-/// One of `tool_calls`: a function call (or a custom tool's free-form input), its arguments
-/// stored as the exact text the reply carried, and whether the input is free-form text rather
-/// than JSON. A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>),
+/// One of `tool_calls`: a function call, its arguments stored as the exact text the reply
+/// carried, or a custom tool's call, its free-form input (`custom.input`, raw text) stored as
+/// the JSON string of it: a stored input is JSON text, so the text `print(1)` is the input
+/// `"print(1)"` (<https://platform.openai.com/docs/guides/function-calling#custom-tools>). A call without `type` (Mistral's, <https://github.com/graniet/llm/issues/67>),
 /// or with an empty one, is a function call; one without an `id` (or with an empty one) gets
 /// the id the stream reader makes, `made_0_{k}` for the reply's call `k`
 /// ([`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)). A call of zero
@@ -390,7 +388,7 @@ fn read_tool_call(
     k: usize,
     provider: Provider,
     not_kept: &mut Vec<String>,
-) -> Result<Option<(Block, bool)>, ReplyError> {
+) -> Result<Option<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct Call {
         #[serde(default)]
@@ -428,14 +426,17 @@ fn read_tool_call(
     };
     let Some((name, input, free)) = named else {
         not_kept.push(kind.to_owned());
-        return Ok(Some((Block::text(marker::not_kept(provider, kind)), false)));
+        return Ok(Some(Block::text(marker::not_kept(provider, kind))));
     };
     let (name, mut input) = (name.unwrap_or_default(), input.unwrap_or_default());
     if name.is_empty() && input.is_empty() {
         return Ok(None);
     }
-    // A function call with no arguments (left out, or empty) takes none: `{}`.
-    if input.is_empty() && !free {
+    if free {
+        // Free-form text, as the JSON string of it.
+        input = serde_json::Value::from(input).to_string();
+    } else if input.is_empty() {
+        // A function call with no arguments (left out, or empty) takes none: `{}`.
         "{}".clone_into(&mut input);
     }
     // A call without an id (or an empty one) gets the one the stream reader makes for it.
@@ -443,10 +444,7 @@ fn read_tool_call(
         .id
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| crate::reply::made_id(0, k));
-    Ok(Some((
-        Block::tool_use(id, name, ToolInput::from(input)),
-        free,
-    )))
+    Ok(Some(Block::tool_use(id, name, ToolInput::from(input))))
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.

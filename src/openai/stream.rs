@@ -42,6 +42,9 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// executed tools, the deprecated `function_call` and the tool calls, in the order they
 /// begin), as [`read_reply`](super::read_reply) makes it (the prefix
 /// [`MADE_ID_PREFIX`](crate::MADE_ID_PREFIX)).
+/// A custom tool's free-form input (`custom.input`) is stored as its JSON string, as the whole
+/// reply's is: its input deltas are the opening quote, each piece escaped, and the closing
+/// quote when the choice ends, so that they add up to the stored input.
 /// A function call that streams no arguments takes none (`{}`); a choice that ends with no
 /// delta (Azure's, stopped by its content filter) ends the reply all the same; the chunks of
 /// other choices (`n` > 1) are counted in [`Metadata::other_choices`](crate::Metadata::other_choices).
@@ -126,6 +129,10 @@ struct Call {
     id: Option<String>,
     /// Whether it is none: it never got a name nor any input.
     dropped: bool,
+    /// For a custom tool's call, whether its input's JSON string is opened (its first piece
+    /// came), and closed (the choice ended).
+    opened: bool,
+    closed: bool,
     /// The call as the round sends it back: its members as they came, among them Gemini's
     /// `extra_content` (`google.thought_signature`), which the server needs back.
     native: native::Call,
@@ -273,6 +280,8 @@ impl Stream {
                     ),
                     id: id.map(str::to_owned),
                     dropped: false,
+                    opened: false,
+                    closed: false,
                     native: native::Call::default(),
                 });
                 key
@@ -605,12 +614,42 @@ impl Stream {
         for (call, raw) in calls {
             let key = self.call_of(&call, deltas);
             self.current = Some(key);
-            if let Some(known) = self.calls.get_mut(key) {
-                known.native.take(raw);
+            let Some(known) = self.calls.get_mut(key) else {
+                continue;
+            };
+            known.native.take(raw);
+            let piece = call.piece();
+            if known.kind != "custom" {
+                self.blocks.input(key, piece, deltas);
+            } else if !piece.is_empty() && !known.closed {
+                // A custom tool's free-form input is stored as its JSON string: its pieces
+                // escaped, after the opening quote.
+                if !known.opened {
+                    known.opened = true;
+                    self.blocks.input(key, "\"", deltas);
+                }
+                let escaped = Value::from(piece).to_string();
+                let escaped = escaped.get(1..escaped.len() - 1).unwrap_or_default();
+                self.blocks.input(key, escaped, deltas);
             }
-            self.blocks.input(key, call.piece(), deltas);
         }
         Ok(())
+    }
+
+    /// The choice has ended: the closing quote of each custom tool's input (`""` for a call
+    /// that streamed none), as the whole reply stores it.
+    fn end_calls(&mut self, deltas: &mut Vec<Delta>) {
+        for (key, call) in self.calls.iter_mut().enumerate() {
+            if call.kind != "custom" || call.closed || !call.named {
+                continue;
+            }
+            if !call.opened {
+                call.opened = true;
+                self.blocks.input(key, "\"", deltas);
+            }
+            call.closed = true;
+            self.blocks.input(key, "\"", deltas);
+        }
     }
 }
 
@@ -622,6 +661,7 @@ impl Events for Stream {
         if crate::stream::is_done(data) {
             self.done = true;
             self.end_content(deltas);
+            self.end_calls(deltas);
             return Ok(());
         }
         let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
@@ -655,6 +695,7 @@ impl Events for Stream {
             if let Some(finish) = choice.finish_reason.filter(|word| !word.is_empty()) {
                 self.finish = Some(finish);
                 self.end_content(deltas);
+                self.end_calls(deltas);
             }
         }
         let groq_usage = chunk.x_groq.and_then(|x_groq| x_groq.usage);
@@ -671,6 +712,7 @@ impl Events for Stream {
             if object == last {
                 self.done = true;
                 self.end_content(deltas);
+                self.end_calls(deltas);
             }
         }
         Ok(())
@@ -689,6 +731,7 @@ impl Events for Stream {
             StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS)
         };
         self.end_content(&mut Vec::new());
+        self.end_calls(&mut Vec::new());
         if let Some(audio) = &self.audio {
             if !audio.data.is_empty() {
                 let media_type = super::content::audio_media_type(&audio.data);
@@ -700,9 +743,8 @@ impl Events for Stream {
         for (index, source) in top.into_iter().enumerate() {
             self.blocks.whole(TOP_SOURCES - index, source);
         }
-        // A custom tool's input is free-form text; a call of a kind the crate does not read
-        // is the marker `read_reply` writes, where it stood.
-        let mut free_form = Vec::new();
+        // A call of a kind the crate does not read is the marker `read_reply` writes, where
+        // it stood.
         for (key, call) in self.calls.iter_mut().enumerate() {
             // A call that never got a name nor any input is none, as a whole one is.
             let read = matches!(call.kind.as_str(), "function" | "custom");
@@ -723,7 +765,7 @@ impl Events for Stream {
                         }
                     }
                 }
-                "custom" => free_form.extend(self.blocks.call_id(key).map(str::to_owned)),
+                "custom" => {}
                 kind => {
                     let marker = crate::marker::not_kept(self.provider.0, kind);
                     self.blocks.set_whole(key, Block::text(marker));
@@ -743,7 +785,6 @@ impl Events for Stream {
             stop,
             native,
         )
-        .free_form(&free_form)
         .not_keeping(self.not_kept.clone())
         .with_metadata(metadata))
     }
