@@ -94,8 +94,8 @@ pub(crate) struct Params {
 /// Compaction asked of a provider that compacts a conversation on its own side
 /// ([`Turn::compaction`](crate::Turn::compaction)): when the input reaches `threshold` tokens,
 /// the provider replaces the history before the turn by a summary it writes, and the reply
-/// carries it as a `compaction` block the runtime stores. `instructions` replace the
-/// provider's own summary prompt; `pause` stops the reply after the compaction (the turn goes
+/// carries it as a `compaction` block the runtime stores. `instructions` are added to
+/// the provider's own for the summary; `pause` stops the reply after the compaction (the turn goes
 /// on with the next request).
 ///
 /// ```
@@ -129,7 +129,8 @@ impl Compaction {
         }
     }
 
-    /// The instructions the provider's summary follows, in place of its own.
+    /// Instructions for the provider's summary, beside its own (Anthropic's "Additional
+    /// instructions for summarization").
     ///
     /// ```
     /// let ask = transcript_replay::Compaction::at(100_000).instructions("Keep the paths.");

@@ -832,8 +832,9 @@ impl<'a> Turn<'a> {
         Sent::new(self.history, self.live, rules.compaction_reads())
     }
 
-    /// Whether the history or live turn holds a compaction made by the provider `id`, which
-    /// that provider is sent back natively.
+    /// Whether the turn asks for compaction, or its history, live turn or a round in flight
+    /// holds a compaction made by the provider `id` (which that provider is sent back
+    /// natively): the request then carries the provider's compaction headers, if it has any.
     pub(crate) fn carries_compaction_of(&self, id: &str) -> bool {
         self.params.compaction.is_some()
             || compaction::made_by(&[self.history, self.live], id)
