@@ -393,6 +393,40 @@ fn a_custom_tools_free_form_input_is_stored_as_a_json_string() {
 }
 
 #[test]
+fn a_responses_custom_tools_input_is_stored_as_a_json_string_whole_and_streamed_alike() {
+    let item = r#"{"type":"custom_tool_call","id":"ct_1","call_id":"call_1","name":"python","input":"print(\"a\")\n"}"#;
+    let whole = transcript_replay::openai_responses::read_reply(&format!(
+        r#"{{"status":"completed","output":[{item}]}}"#
+    ))
+    .unwrap();
+    let [Block::ToolUse { input, .. }] = whole.message.blocks.as_slice() else {
+        panic!("one tool call: {:?}", whole.message.blocks)
+    };
+    assert_eq!(input.as_str(), r#""print(\"a\")\n""#);
+    assert!(whole.incomplete_calls().is_empty());
+    let events = [
+        r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"custom_tool_call","id":"ct_1","call_id":"call_1","name":"python","input":""}}"#.to_owned(),
+        r#"{"type":"response.custom_tool_call_input.delta","output_index":0,"delta":"print(\"a"}"#.to_owned(),
+        r#"{"type":"response.custom_tool_call_input.delta","output_index":0,"delta":"\")\n"}"#.to_owned(),
+        format!(r#"{{"type":"response.output_item.done","output_index":0,"item":{item}}}"#),
+        r#"{"type":"response.completed","response":{"status":"completed","output":[]}}"#.to_owned(),
+    ];
+    let mut reader = transcript_replay::openai_responses::stream();
+    let mut pieces = String::new();
+    for event in &events {
+        for delta in reader.feed(format!("data: {event}\n\n").as_bytes()).unwrap() {
+            if let transcript_replay::Delta::ToolInput { piece, .. } = delta {
+                pieces.push_str(&piece);
+            }
+        }
+    }
+    let streamed = reader.finish().unwrap();
+    assert_eq!(streamed.message, whole.message);
+    // The deltas add up to the input the record stores.
+    assert_eq!(pieces, input.as_str());
+}
+
+#[test]
 fn tool_input_keeps_the_form_each_provider_sent_a_string_as_sent_a_value_compacted() {
     let openai = openai::read_reply(
         r#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",

@@ -719,7 +719,8 @@ fn responses_client_items_are_tool_calls_answered_by_their_own_output_items() {
         ),
         (
             r#"{"type":"custom_tool_call","id":"ct_1","call_id":"call_1","name":"grammar","input":"a+b"}"#,
-            ("grammar", "a+b"),
+            // Free-form input, stored as its JSON string.
+            ("grammar", r#""a+b""#),
             json!({"type": "custom_tool_call_output", "call_id": "call_1", "output": "done"}),
             "CustomToolCallOutput",
         ),

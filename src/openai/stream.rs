@@ -129,9 +129,7 @@ struct Call {
     id: Option<String>,
     /// Whether it is none: it never got a name nor any input.
     dropped: bool,
-    /// For a custom tool's call, whether its input's JSON string is opened (its first piece
-    /// came), and closed (the choice ended).
-    opened: bool,
+    /// For a custom tool's call, whether its input's JSON string is closed (the choice ended).
     closed: bool,
     /// The call as the round sends it back: its members as they came, among them Gemini's
     /// `extra_content` (`google.thought_signature`), which the server needs back.
@@ -280,7 +278,6 @@ impl Stream {
                     ),
                     id: id.map(str::to_owned),
                     dropped: false,
-                    opened: false,
                     closed: false,
                     native: native::Call::default(),
                 });
@@ -621,16 +618,9 @@ impl Stream {
             let piece = call.piece();
             if known.kind != "custom" {
                 self.blocks.input(key, piece, deltas);
-            } else if !piece.is_empty() && !known.closed {
-                // A custom tool's free-form input is stored as its JSON string: its pieces
-                // escaped, after the opening quote.
-                if !known.opened {
-                    known.opened = true;
-                    self.blocks.input(key, "\"", deltas);
-                }
-                let escaped = Value::from(piece).to_string();
-                let escaped = escaped.get(1..escaped.len() - 1).unwrap_or_default();
-                self.blocks.input(key, escaped, deltas);
+            } else if !known.closed {
+                // A custom tool's free-form input is stored as its JSON string.
+                self.blocks.free_input(key, piece, deltas);
             }
         }
         Ok(())
@@ -643,12 +633,8 @@ impl Stream {
             if call.kind != "custom" || call.closed || !call.named {
                 continue;
             }
-            if !call.opened {
-                call.opened = true;
-                self.blocks.input(key, "\"", deltas);
-            }
             call.closed = true;
-            self.blocks.input(key, "\"", deltas);
+            self.blocks.end_free_input(key, deltas);
         }
     }
 }

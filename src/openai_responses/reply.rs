@@ -21,8 +21,9 @@ pub(super) const INCOMPLETE_REASONS: [(&str, StopReason); 2] = [
 /// `text`, and its `refusal`s as `text` (their words are what the model said); a `reasoning`
 /// item's `summary` texts (and its `reasoning_text` content, which open-weight models return)
 /// as `reasoning`; a `function_call` as `tool_use`, with its `call_id`,
-/// name and `arguments` string stored as it is (a `custom_tool_call` likewise, with its
-/// `input`); an `image_generation_call` as a provider-executed `image_generation` call and its
+/// name and `arguments` string stored as it is (a `custom_tool_call` likewise, its free-form
+/// `input` stored as the JSON string of it,
+/// <https://platform.openai.com/docs/guides/function-calling#custom-tools>); an `image_generation_call` as a provider-executed `image_generation` call and its
 /// result (an error with its status when it has no `result`), then its `result` as `image`.
 /// `usage` becomes
 /// [`TokenUsage`](crate::TokenUsage): `input_tokens` (which include cached tokens),
@@ -191,7 +192,6 @@ pub(super) struct Items {
     blocks: Vec<Block>,
     native: Vec<Box<RawValue>>,
     refused: bool,
-    free_form: Vec<String>,
     not_kept: Vec<String>,
     /// The provider-executed calls so far, by id, for an output that names none.
     provider_calls: Vec<String>,
@@ -326,12 +326,14 @@ impl Items {
                     .name
                     .clone()
                     .ok_or_else(|| missing(at, &item.kind, "name"))?;
+                // Free-form text, stored as the JSON string of it.
                 let input = item
                     .input
                     .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
                     .ok_or_else(|| missing(at, &item.kind, "input"))?;
-                self.free_form.push(call_id.clone());
-                self.blocks.push(Block::tool_use(call_id, name, input));
+                let input = serde_json::Value::from(input).to_string();
+                self.blocks
+                    .push(Block::tool_use(call_id, name, ToolInput::from(input)));
             }
             "computer_call" | "shell_call" | "local_shell_call" | "apply_patch_call" => {
                 self.client_call(at, &item)?;
@@ -710,7 +712,6 @@ impl Items {
             stop,
             self.native,
         )
-        .free_form(&self.free_form)
         .not_keeping(self.not_kept)
         .asking(self.approvals, self.safety_checks)
     }

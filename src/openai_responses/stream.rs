@@ -18,7 +18,9 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// Text comes in `response.output_text.delta`, refusals in `response.refusal.delta`, reasoning
 /// summaries in `response.reasoning_summary_text.delta` (and reasoning itself, from
 /// open-weight models, in `response.reasoning_text.delta`), and a function call's arguments in
-/// `response.function_call_arguments.delta`, each keyed by its item's `output_index` (and its
+/// `response.function_call_arguments.delta` (a custom tool's free-form input in
+/// `response.custom_tool_call_input.delta`, its deltas adding up to the JSON string the record
+/// stores), each keyed by its item's `output_index` (and its
 /// part's index). The reply is built from the `response.output_item.done` items, each read as
 /// [`read_reply`](super::read_reply) reads an output item: `response.completed` may carry
 /// `output: []` after streamed items (<https://github.com/BerriAI/litellm/issues/32724>), so its
@@ -71,6 +73,22 @@ struct Stream {
     done: Vec<(usize, Box<RawValue>)>,
     /// The terminal event's response: its data.
     terminal: Option<String>,
+    /// The custom tools' calls by `output_index`, and whether their input is closed: their
+    /// free-form input is stored as its JSON string.
+    custom: Vec<(usize, bool)>,
+}
+
+impl Stream {
+    /// Ends the free-form input of the custom tool call at `output_index` (every one still
+    /// open, for `None`), as the whole reply stores it.
+    fn end_custom(&mut self, output_index: Option<usize>, deltas: &mut Vec<Delta>) {
+        for (index, closed) in &mut self.custom {
+            if !*closed && output_index.map_or(true, |wanted| wanted == *index) {
+                *closed = true;
+                self.blocks.end_free_input(key(*index, 0), deltas);
+            }
+        }
+    }
 }
 
 impl Events for Stream {
@@ -133,6 +151,9 @@ impl Events for Stream {
                 if let Some(item) = event.item {
                     let item: Item<'_> =
                         serde_json::from_str(item.get()).map_err(|error| Fault::json(&error))?;
+                    if item.kind == "custom_tool_call" {
+                        self.custom.push((output_index, false));
+                    }
                     if matches!(item.kind, "function_call" | "custom_tool_call") {
                         self.blocks.call(
                             key(output_index, 0),
@@ -162,15 +183,26 @@ impl Events for Stream {
                 piece,
                 deltas,
             ),
-            "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta" => {
+            "response.function_call_arguments.delta" => {
                 self.blocks.input(key(output_index, 0), piece, deltas);
             }
+            "response.custom_tool_call_input.delta" => {
+                let open = self
+                    .custom
+                    .iter()
+                    .any(|&(index, closed)| index == output_index && !closed);
+                if open {
+                    self.blocks.free_input(key(output_index, 0), piece, deltas);
+                }
+            }
             "response.output_item.done" => {
+                self.end_custom(Some(output_index), deltas);
                 if let Some(item) = event.item {
                     self.done.push((output_index, item.to_owned()));
                 }
             }
             "response.completed" | "response.incomplete" => {
+                self.end_custom(None, deltas);
                 self.terminal = Some(data.to_owned());
             }
             "response.failed" => {

@@ -338,13 +338,6 @@ impl Reply {
         &self.not_kept
     }
 
-    /// Takes the calls of these ids as free-form text (OpenAI's custom tools), which no JSON
-    /// check applies to.
-    pub(crate) fn free_form(mut self, ids: &[String]) -> Self {
-        self.incomplete.retain(|id| !ids.contains(id));
-        self
-    }
-
     /// The ids of the tool calls whose input is not complete JSON, in the reply's order: calls
     /// cut off by the token limit, which a runtime must not run.
     ///

@@ -137,6 +137,35 @@ impl Blocks {
         }
     }
 
+    /// Adds a piece of a free-form input (a custom tool's raw text) of the call at `key`,
+    /// which the record stores as its JSON string: the opening quote before the first piece,
+    /// each piece escaped, so that the deltas add up to the stored input.
+    pub(crate) fn free_input(&mut self, key: usize, piece: &str, deltas: &mut Vec<Delta>) {
+        if piece.is_empty() {
+            return;
+        }
+        self.open_free_input(key, deltas);
+        let escaped = serde_json::Value::from(piece).to_string();
+        let escaped = escaped.get(1..escaped.len() - 1).unwrap_or_default();
+        self.input(key, escaped, deltas);
+    }
+
+    /// Ends the free-form input of the call at `key` with its closing quote (`""` for a call
+    /// that streamed none).
+    pub(crate) fn end_free_input(&mut self, key: usize, deltas: &mut Vec<Delta>) {
+        self.open_free_input(key, deltas);
+        self.input(key, "\"", deltas);
+    }
+
+    /// The opening quote of a free-form input, when none came yet.
+    fn open_free_input(&mut self, key: usize, deltas: &mut Vec<Delta>) {
+        if let Some((_, Slot::Call { input, .. })) = self.slot(key) {
+            if input.is_empty() {
+                self.input(key, "\"", deltas);
+            }
+        }
+    }
+
     /// Adds a piece of the input of the call at `key`.
     pub(crate) fn input(&mut self, key: usize, piece: &str, deltas: &mut Vec<Delta>) {
         if piece.is_empty() {
