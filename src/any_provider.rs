@@ -8,7 +8,6 @@
 use serde::ser::{Serialize, Serializer};
 
 use crate::body::{BodyError, Turn};
-use crate::cost::Withheld;
 use crate::cost::{self, family_of, ImageTokens, Priced, Units};
 use std::str::FromStr;
 
@@ -105,13 +104,13 @@ impl Priced for AnyBody<'_> {
         }
     }
 
-    fn withheld(&self) -> Option<Withheld> {
+    fn told(&self) -> cost::Told {
         match self {
-            AnyBody::OpenAi(body) => body.withheld(),
-            AnyBody::OpenAiResponses(body) => body.withheld(),
-            AnyBody::Anthropic(body) => body.withheld(),
-            AnyBody::Gemini(body) => body.withheld(),
-            AnyBody::Bedrock(body) => body.withheld(),
+            AnyBody::OpenAi(body) => body.told(),
+            AnyBody::OpenAiResponses(body) => body.told(),
+            AnyBody::Anthropic(body) => body.told(),
+            AnyBody::Gemini(body) => body.told(),
+            AnyBody::Bedrock(body) => body.told(),
         }
     }
 }
@@ -416,6 +415,49 @@ impl Provider {
             &(shape.tool_headers)(turn.tools_given()),
         );
         request
+    }
+
+    /// The request that compacts the turn's conversation now, on a provider that takes one:
+    /// for Responses, [`openai_responses::compact_request`] (`POST /v1/responses/compact`, the
+    /// model and the input as the turn's body would send them); its reply, read by
+    /// [`openai_responses::read_compaction`], is the stored message to append.
+    ///
+    /// # Errors
+    ///
+    /// The turn's [`BodyError`]; and, for a provider that takes no compact request of its
+    /// own, an error naming it: summarize on any provider with
+    /// [`Turn::summary_request`](crate::Turn::summary_request).
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, StoredMessage, Turn};
+    ///
+    /// let history = [StoredMessage::user("Hi")];
+    /// let turn = Turn::new(&history).model("gpt-5.1");
+    /// let responses: Provider = "openai-responses".parse().unwrap();
+    /// assert_eq!(responses.compact_request(&turn)?.request.path, "/v1/responses/compact");
+    /// let gemini: Provider = "gemini".parse().unwrap();
+    /// assert_eq!(
+    ///     gemini.compact_request(&turn).unwrap_err().to_string(),
+    ///     "Gemini takes no compact request (summarize with a summary request instead): the turn's compact request cannot be written",
+    /// );
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn compact_request<'a>(
+        self,
+        turn: &'a Turn<'_>,
+    ) -> Result<openai_responses::CompactRequest<'a>, BodyError> {
+        match self {
+            Provider::OpenAiResponses => openai_responses::compact_request(turn),
+            Provider::OpenAi
+            | Provider::Anthropic
+            | Provider::Gemini
+            | Provider::Bedrock
+            | Provider::Compatible(_) => Err(crate::params::Params::not_taken(
+                self,
+                "compact request",
+                "no compact request (summarize with a summary request instead)",
+            )),
+        }
     }
 
     fn request_of_parts(self, model: &str, stream: bool, region: Option<&str>) -> Request {

@@ -151,6 +151,7 @@ mod file;
 mod fit;
 mod image;
 mod json;
+mod kept;
 mod marker;
 mod native_images;
 mod params;
@@ -172,6 +173,7 @@ mod tools;
 
 // The record.
 pub use crate::conversation_file::{write_record, ConversationFile};
+pub use crate::kept::UnknownKeys;
 pub use crate::parse::parse_record;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 // Replay.
@@ -179,7 +181,7 @@ pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE
 pub use crate::wire::WireMessage;
 // A provider, a turn and its body.
 pub use crate::any_provider::AnyBody;
-pub use crate::body::Turn;
+pub use crate::body::{Turn, SUMMARY_REQUEST};
 pub use crate::cache::Cache;
 pub use crate::cost::Priced;
 pub use crate::dialects::Dialect;

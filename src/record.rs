@@ -27,9 +27,10 @@
 //!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
 //!   trailing bits (`conformance/tests/adversarial.rs`).
 
-use std::fmt;
+use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use serde::ser::{Serialize, Serializer};
+use crate::kept::{self, UnknownKeys};
+use std::fmt;
 
 /// One stored message of a conversation: who spoke, and the blocks it is made of.
 ///
@@ -51,18 +52,72 @@ use serde::ser::{Serialize, Serializer};
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredMessage {
     /// Who produced the message.
     pub role: Role,
     /// The message's content, in order.
     pub blocks: Vec<Block>,
     /// Token counts reported for the turn that produced the message, when they were stored.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<TokenUsage>,
     /// When the message was stored, kept as the exact string it was stored as.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<String>,
+    /// The keys of the message and of its blocks that this version does not read, as a
+    /// newer version stored them: written back where they stood, never replayed. Empty for a
+    /// message the runtime builds.
+    pub unknown: UnknownKeys,
+}
+
+/// The message as the record writes it: its keys in order, and, when it holds keys this
+/// version does not read, each put back where it stood.
+impl Serialize for StoredMessage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Known<'m> {
+            role: Role,
+            blocks: Blocks<'m>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            usage: Option<TokenUsage>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            timestamp: &'m Option<String>,
+        }
+        struct Blocks<'m>(&'m StoredMessage);
+        impl Serialize for Blocks<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let message = self.0;
+                if message.unknown.blocks.is_empty() {
+                    return message.blocks.serialize(serializer);
+                }
+                let mut seq = serializer.serialize_seq(Some(message.blocks.len()))?;
+                for (index, block) in message.blocks.iter().enumerate() {
+                    let kept = message.unknown.of_block(index);
+                    match block.type_keys() {
+                        Some(order) if !kept.is_empty() => {
+                            seq.serialize_element(&kept::With(block, order, kept))?;
+                        }
+                        Some(_) | None => seq.serialize_element(block)?,
+                    }
+                }
+                seq.end()
+            }
+        }
+        let known = Known {
+            role: self.role,
+            blocks: Blocks(self),
+            usage: self.usage,
+            timestamp: &self.timestamp,
+        };
+        if self.unknown.message.is_empty() {
+            known.serialize(serializer)
+        } else {
+            kept::serialize_with(
+                &known,
+                kept::MESSAGE_KEYS,
+                &self.unknown.message,
+                serializer,
+            )
+        }
+    }
 }
 
 /// The role of a stored message.
@@ -321,6 +376,7 @@ impl StoredMessage {
             blocks,
             usage: None,
             timestamp: None,
+            unknown: UnknownKeys::default(),
         }
     }
 
@@ -749,6 +805,53 @@ impl Serialize for ToolInput {
 impl Block {
     /// A text block's words, or none.
     pub(crate) fn into_text(self) -> Option<String> {
+        match self {
+            Block::Text { text } => Some(text),
+            Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
+        }
+    }
+
+    /// The keys a block of this type is written with, in order; none for a block of a type
+    /// this version does not read.
+    pub(crate) fn type_keys(&self) -> Option<&'static [&'static str]> {
+        let name = match self {
+            Block::Text { .. } => "text",
+            Block::ToolUse { .. } => "tool_use",
+            Block::ToolResult { .. } => "tool_result",
+            Block::Reasoning { .. } => "reasoning",
+            Block::Image { .. } => "image",
+            Block::File { .. } => "file",
+            Block::Source { .. } => "source",
+            Block::Compaction { .. } => "compaction",
+            Block::Unknown { .. } => return None,
+        };
+        kept::block_keys(name)
+    }
+
+    /// Whether the block is a compaction.
+    pub(crate) fn is_compaction(&self) -> bool {
+        match self {
+            Block::Compaction { .. } => true,
+            Block::Text { .. }
+            | Block::ToolUse { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. }
+            | Block::Unknown { .. } => false,
+        }
+    }
+
+    /// A text block's words, borrowed, or none.
+    pub(crate) fn as_text(&self) -> Option<&str> {
         match self {
             Block::Text { text } => Some(text),
             Block::ToolUse { .. }

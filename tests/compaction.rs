@@ -391,3 +391,150 @@ fn the_compaction_beta_is_named_on_the_ask_and_on_a_paused_compaction_in_the_rou
     let round = Turn::new(&record).round(&paused, &outputs);
     assert!(Provider::Anthropic.request(&round).headers.contains(&beta));
 }
+
+#[test]
+fn the_summary_request_is_the_history_then_the_question_with_no_tools() {
+    let history = [
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::assistant("It is empty."),
+    ];
+    let live = [StoredMessage::user("And b.rs?")];
+    let tools =
+        [transcript_replay::Tool::new("read", "Reads a file.", r#"{"type":"object"}"#).unwrap()];
+    let question = format!("{}\n\nKeep the paths.", transcript_replay::SUMMARY_REQUEST);
+    let expected = [
+        (
+            "openai",
+            format!(
+                r#"{{"model":"m","messages":[{{"role":"user","content":"Read a.rs."}},{{"role":"assistant","content":"It is empty."}},{{"role":"user","content":{}}}]}}"#,
+                serde_json::to_string(&question).unwrap()
+            ),
+        ),
+        (
+            "anthropic",
+            format!(
+                r#"{{"model":"m","max_tokens":1000,"messages":[{{"role":"user","content":[{{"type":"text","text":"Read a.rs."}}]}},{{"role":"assistant","content":[{{"type":"text","text":"It is empty."}}]}},{{"role":"user","content":[{{"type":"text","text":{}}}]}}]}}"#,
+                serde_json::to_string(&question).unwrap()
+            ),
+        ),
+    ];
+    for (provider, expected) in expected {
+        let provider: Provider = provider.parse().unwrap();
+        let ask = transcript_replay::Compaction::at(100_000).instructions("Keep the paths.");
+        let turn = Turn::new(&history)
+            .live(&live)
+            .tools(&tools)
+            .without_preamble()
+            .model("m")
+            .max_output(1000)
+            .compaction(ask);
+        let summary = turn.summary_request();
+        let body = provider.body(&summary).unwrap();
+        let body = serde_json::to_string(&body).unwrap();
+        let body = match provider.id() {
+            // Chat's limit is its own field; compare the rest.
+            "openai" => body.replace(r#","max_completion_tokens":1000"#, ""),
+            _ => body,
+        };
+        assert_eq!(body, expected, "{provider}");
+    }
+}
+
+#[test]
+fn a_summary_reply_becomes_a_compaction_every_provider_honors() {
+    let reply = transcript_replay::anthropic::read_reply(
+        r#"{"role": "assistant", "content": [{"type": "text", "text": "a.rs is empty."}],
+            "stop_reason": "end_turn", "usage": {"input_tokens": 50, "output_tokens": 5}}"#,
+    )
+    .unwrap();
+    let mut record = vec![
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::assistant("It is empty."),
+    ];
+    record.push(StoredMessage::compaction(&reply));
+    assert_eq!(record[2].blocks, [Block::compaction("a.rs is empty.")]);
+    for provider in [
+        "openai",
+        "anthropic",
+        "gemini",
+        "bedrock",
+        "openai-responses",
+    ] {
+        let sent = sent(provider, &record);
+        assert!(
+            sent.contains("[2 earlier messages replaced by the summary below]")
+                && sent.contains("[Summary of the earlier conversation]: a.rs is empty.")
+                && !sent.contains("Read a.rs."),
+            "{provider}: {sent}"
+        );
+    }
+}
+
+/// A Responses compact reply, as the pinned spec's example has it.
+const COMPACT_REPLY: &str = r#"{"id":"resp_001","object":"response.compaction","created_at":1764967971,"output":[{"id":"msg_000","type":"message","status":"completed","content":[{"type":"input_text","text":"Read a.rs."}],"role":"user"},{"id":"cmp_001","type":"compaction","encrypted_content":"gAAA"}],"usage":{"input_tokens":139,"output_tokens":438}}"#;
+
+#[test]
+fn the_compact_request_is_the_model_and_the_input_and_only_responses_takes_one() {
+    let history = [
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::assistant("It is empty."),
+    ];
+    let turn = Turn::new(&history)
+        .model("gpt-5.1-codex-max")
+        .instructions("Be brief.");
+    let responses: Provider = "openai-responses".parse().unwrap();
+    let request = responses.compact_request(&turn).unwrap();
+    assert_eq!(
+        serde_json::to_string(&request).unwrap(),
+        r#"{"method":"POST","path":"/v1/responses/compact","headers":{"content-type":"application/json"},"auth":"bearer","base_url":"https://api.openai.com","body":{"model":"gpt-5.1-codex-max","input":[{"role":"user","content":"Read a.rs."},{"role":"assistant","content":"It is empty."}]}}"#
+    );
+    for provider in ["openai", "anthropic", "gemini", "bedrock", "deepseek"] {
+        let provider: Provider = provider.parse().unwrap();
+        let error = provider.compact_request(&turn).unwrap_err().to_string();
+        assert!(
+            error.contains("takes no compact request"),
+            "{provider}: {error}"
+        );
+    }
+}
+
+#[test]
+fn a_compact_reply_is_sent_back_on_responses_in_place_of_the_history_and_unreadable_elsewhere() {
+    let reply = transcript_replay::openai_responses::read_compaction(COMPACT_REPLY).unwrap();
+    let mut record = vec![
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::assistant("It is empty."),
+    ];
+    record.push(reply.message.clone());
+    let [Block::Compaction {
+        provider,
+        data,
+        summary: None,
+    }] = reply.message.blocks.as_slice()
+    else {
+        panic!("one compaction: {:?}", reply.message.blocks)
+    };
+    assert_eq!(provider.as_deref(), Some("openai-responses"));
+    let output = &COMPACT_REPLY[COMPACT_REPLY.find(r#"[{"id":"msg_000""#).unwrap()
+        ..COMPACT_REPLY.find(r#","usage""#).unwrap()];
+    assert_eq!(data.as_deref(), Some(output));
+    assert_eq!(
+        sent("openai-responses", &record),
+        r#"[{"content":"[2 earlier messages replaced by the summary below]","role":"user"},{"content":[{"text":"Read a.rs.","type":"input_text"}],"id":"msg_000","role":"user","status":"completed","type":"message"},{"encrypted_content":"gAAA","id":"cmp_001","type":"compaction"},{"content":"Go on.","role":"user"}]"#
+    );
+    let elsewhere = sent("anthropic", &record);
+    assert!(
+        elsewhere.contains("Read a.rs.")
+            && elsewhere.contains(
+                "[Earlier conversation compacted by openai-responses: not readable here]"
+            ),
+        "{elsewhere}"
+    );
+    // Not a compacted response: an error that says so.
+    let error = transcript_replay::openai_responses::read_compaction(
+        r#"{"object":"response","output":[]}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("not a compacted response"), "{error}");
+}

@@ -215,3 +215,57 @@ fn a_withheld_image_costs_its_markers_text_not_image_tokens() {
     );
     assert_eq!(estimate.text_tokens, texts[0].len());
 }
+
+#[test]
+fn a_history_is_anchored_on_the_newest_reported_usage_and_estimated_after_it() {
+    use transcript_replay::TokenUsage;
+    let usage = |input, output| TokenUsage {
+        input_tokens: input,
+        output_tokens: output,
+        ..TokenUsage::default()
+    };
+    let history = [
+        StoredMessage::user("Read a.rs."),
+        StoredMessage::assistant("It is empty.").with_usage(usage(900, 10)),
+        StoredMessage::user("And b.rs?"),
+        StoredMessage::assistant("One line.").with_usage(usage(1_000, 20)),
+        StoredMessage::user("And c.rs?"),
+    ];
+    let rule = image_tokens("claude").unwrap();
+    // No live turn: the history as it would be sent.
+    let estimate = anthropic::body(&Turn::new(&history))
+        .unwrap()
+        .estimate(rule);
+    let anchored = estimate.anchored.unwrap();
+    assert_eq!((anchored.message, anchored.tokens), (3, 1_020));
+    let last = estimate.messages.last().unwrap();
+    assert_eq!(
+        estimate.anchored_tokens(),
+        Some(1_020 + last.text_tokens as u64)
+    );
+    assert!(serde_json::to_string(&estimate)
+        .unwrap()
+        .ends_with(r#","anchored":{"message":3,"tokens":1020}}"#));
+    // Anthropic counts cache reads and writes apart from the input: the anchor adds them.
+    let cached = [
+        StoredMessage::user("Hi"),
+        StoredMessage::assistant("Hello.").with_usage(TokenUsage {
+            cache_read_input_tokens: 500,
+            cache_creation_input_tokens: 100,
+            ..usage(10, 5)
+        }),
+    ];
+    let anchored = anthropic::body(&Turn::new(&cached).live(&[StoredMessage::user("Go on.")]))
+        .unwrap()
+        .estimate(rule)
+        .anchored
+        .unwrap();
+    assert_eq!(anchored.tokens, 615);
+    // No message carries usage: no anchor, and none in the JSON.
+    let plain = [StoredMessage::user("Hi")];
+    let estimate = openai::body(&Turn::new(&plain)).unwrap().estimate(rule);
+    assert_eq!(estimate.anchored, None);
+    assert!(!serde_json::to_string(&estimate)
+        .unwrap()
+        .contains("anchored"));
+}

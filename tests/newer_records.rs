@@ -57,3 +57,50 @@ fn a_lone_surrogate_reads_as_the_replacement_character() {
         assert_eq!(record[0].blocks, [Block::text(*read)], "{stored}");
     }
 }
+
+/// A record a newer version wrote: keys this version does not read on messages and on blocks
+/// of known types, at the start, between and after known keys.
+const NEWER_KEYS: &str = r#"{"version":1,"messages":[{"id":"m1","role":"user","blocks":[{"type":"text","lang":"en","text":"Read a.rs."}],"meta":{"by": [1, 2]}},{"role":"assistant","blocks":[{"type":"tool_use","id":"t1","name":"read","input":{"path":"a.rs"},"took_ms":12},{"type":"tool_result","tool_use_id":"t1","tool_name":"read","output":"","is_error":false,"exit":0},{"type":"text","text":"It is empty."}],"usage":{"input_tokens":10,"output_tokens":2},"model":"m-2"}]}"#;
+
+#[test]
+fn keys_this_version_does_not_read_are_written_back_where_they_stood() {
+    let record = parse_record(NEWER_KEYS).unwrap();
+    assert!(record.iter().all(|message| !message.unknown.is_empty()));
+    assert_eq!(transcript_replay::write_record(&record), NEWER_KEYS);
+    // And read again, the same record.
+    assert_eq!(
+        parse_record(&transcript_replay::write_record(&record)).unwrap(),
+        record
+    );
+}
+
+#[test]
+fn kept_keys_are_never_replayed() {
+    let record = parse_record(NEWER_KEYS).unwrap();
+    let mut plain = record.clone();
+    for message in &mut plain {
+        message.unknown = transcript_replay::UnknownKeys::default();
+    }
+    assert_eq!(
+        serde_json::to_string(&replay_messages(&record, Vision::Sees)).unwrap(),
+        serde_json::to_string(&replay_messages(&plain, Vision::Sees)).unwrap()
+    );
+    for provider in Provider::ALL {
+        let live = [transcript_replay::StoredMessage::user("Go on.")];
+        let kept = serde_json::to_string(&provider.body(&Turn::new(&record).live(&live)).unwrap());
+        let stripped =
+            serde_json::to_string(&provider.body(&Turn::new(&plain).live(&live)).unwrap());
+        assert_eq!(kept.unwrap(), stripped.unwrap(), "{provider}");
+    }
+}
+
+#[test]
+fn a_changed_known_key_is_written_with_the_kept_keys_still_in_place() {
+    let mut record = parse_record(NEWER_KEYS).unwrap();
+    record[1].usage = None;
+    let written = transcript_replay::write_record(&record);
+    assert!(
+        written.ends_with(r#"{"type":"text","text":"It is empty."}],"model":"m-2"}]}"#),
+        "{written}"
+    );
+}

@@ -331,6 +331,7 @@ fn the_providers_documented_examples_become_these_stored_messages() {
             blocks,
             usage,
             timestamp: None,
+            unknown: Default::default(),
         };
         match read(provider, reply) {
             Ok(message) if message == expected => {}
@@ -414,7 +415,10 @@ fn a_responses_custom_tools_input_is_stored_as_a_json_string_whole_and_streamed_
     let mut reader = transcript_replay::openai_responses::stream();
     let mut pieces = String::new();
     for event in &events {
-        for delta in reader.feed(format!("data: {event}\n\n").as_bytes()).unwrap() {
+        for delta in reader
+            .feed(format!("data: {event}\n\n").as_bytes())
+            .unwrap()
+        {
             if let transcript_replay::Delta::ToolInput { piece, .. } = delta {
                 pieces.push_str(&piece);
             }

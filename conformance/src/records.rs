@@ -289,6 +289,7 @@ pub fn message_of(block: impl Strategy<Value = Block>) -> impl Strategy<Value = 
                 context_tokens: context,
             }),
             timestamp,
+            unknown: Default::default(),
         })
 }
 
@@ -401,6 +402,7 @@ pub fn agent_record(messages: usize) -> Vec<StoredMessage> {
                     context_tokens: 0,
                 }),
                 timestamp: Some("2026-08-13T10:00:04Z".into()),
+                unknown: Default::default(),
             }
         })
         .collect()

@@ -66,12 +66,14 @@ fn every_field_survives_a_round_trip_and_absent_ones_stay_absent() {
                     context_tokens: 0,
                 }),
                 timestamp: Some("2026-08-13T10:00:00+02:00".into()),
+                unknown: Default::default(),
             },
             StoredMessage {
                 role: Role::Tool,
                 blocks: vec![],
                 usage: None,
                 timestamp: None,
+                unknown: Default::default(),
             },
         ]
     );

@@ -14,11 +14,14 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--model NAME [--system TEXT] [--no-preamble] [--live FILE] [--max-tokens N]
               [--cache 5m|1h] [--budget N] [--tools FILE] [--tool-choice CHOICE]
               [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
-              [--schema FILE] [--streaming] [--request] [--region R]]
+              [--schema FILE] [--streaming] [--request] [--region R]
+              [--compact-at N] [--compact-instructions TEXT] [--compact-pause]
+              [--summary-request | --compact-request]]
               [--estimate [--family NAME]] [FILE|-]
+       replay --rewrite FILE|-
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-interrupted PARTIAL|- [--pretty]
-       replay --reply PROVIDER [--outcome] [--pretty] FILE|-
+       replay --reply PROVIDER|openai-responses-compact [--outcome] [--pretty] FILE|-
        replay --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
        replay --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
 
@@ -55,6 +58,12 @@ request body, as JSON.
                           --compact-instructions TEXT and --compact-pause; Responses'
                           context_management entry); an error for a provider that
                           compacts on no request of its own
+  --summary-request       print the body that asks the model for a summary of the history
+                          instead of the turn's: the history, then SUMMARY_REQUEST (and
+                          --compact-instructions after it), no tools
+  --compact-request       print Responses' compact request instead of the body:
+                          {\"method\",\"path\",\"headers\",\"auth\",\"base_url\",\"body\"};
+                          an error for any other provider
   --temperature X         the sampling temperature
   --stop TEXT             a sequence that ends the reply (repeatable)
   --schema FILE           ask for the reply as JSON in this JSON schema (an object), named
@@ -106,12 +115,17 @@ request body, as JSON.
   --estimate              print what the fragment or body costs instead of it, as JSON:
                           bytes, text tokens (estimated), native images and files and
                           their tokens,
-                          in total and per message, and with --budget what was withheld
+                          in total and per message, and with --budget what was withheld;
+                          \"anchored\":{\"message\",\"tokens\"} when a stored assistant
+                          message carries the provider's reported usage
   --family NAME           the model family whose rule prices images, for --estimate and
                           --budget (default: claude for anthropic and bedrock, gemini-2
                           for gemini, gpt-4o for openai)
   --reply PROVIDER        read FILE as the provider's response body and print the stored
-                          message it becomes
+                          message it becomes; openai-responses-compact reads the reply of
+                          Responses' compact request
+  --rewrite FILE          print the record as this version writes it back, every key it
+                          does not know kept in place
   --stream PROVIDER       read FILE as the provider's streamed response body (the raw bytes
                           as they arrived), fed to its stream reader in chunks, and print
                           what --reply prints for the equivalent body
@@ -158,12 +172,23 @@ pub struct BodyOptions {
     pub temperature: Option<f64>,
     /// `--compact-at N`, `--compact-instructions TEXT`, `--compact-pause`.
     pub compaction: Option<Compaction>,
+    /// `--summary-request` or `--compact-request`: print that request instead of the body.
+    pub instead: Option<Instead>,
     /// `--stop TEXT`, each.
     pub stop: Vec<String>,
     /// `--schema FILE`: the reply's JSON schema.
     pub schema: Option<Input>,
     /// `--region R`: the region the request goes to (Bedrock's host).
     pub region: Option<String>,
+}
+
+/// A request printed instead of the turn's body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instead {
+    /// `--summary-request`: the body of the turn's summary request.
+    Summary,
+    /// `--compact-request`: Responses' compact request.
+    Compact,
 }
 
 /// What the program is asked to do.
@@ -176,9 +201,13 @@ pub enum Task {
         /// `--estimate`: print the cost, with this family's image rule.
         family: Option<&'static ImageTokens>,
     },
+    /// `--rewrite FILE`: the record written back.
+    Rewrite,
     /// Read a reply, whole or streamed.
     Reply {
         provider: Provider,
+        /// `--reply openai-responses-compact`: the reply of a compact request.
+        compact: bool,
         /// `--stream`, with its chunk size.
         stream: Option<usize>,
         outcome: bool,
@@ -230,6 +259,10 @@ struct Given {
     max_tokens: Option<u64>,
     cache: Option<Cache>,
     reply: Option<Provider>,
+    compact_reply: bool,
+    summary_request: bool,
+    compact_request: bool,
+    rewrite: Option<Input>,
     stream: Option<Provider>,
     chunk: Option<usize>,
     outcome: bool,
@@ -317,7 +350,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             "-h" | "--help" => return Ok(Args::Help),
             "--" => only_files = true,
             "--pretty" | "--no-preamble" | "--estimate" | "--outcome" | "--streaming"
-            | "--request"
+            | "--request" | "--summary-request" | "--compact-request"
                 if inline.is_some() =>
             {
                 return Err(format!("{flag} takes no value"));
@@ -328,6 +361,9 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             "--outcome" => given.outcome = true,
             "--streaming" => given.streaming = true,
             "--request" => given.request = true,
+            "--summary-request" => given.summary_request = true,
+            "--compact-request" => given.compact_request = true,
+            "--rewrite" => set(&mut given.rewrite, input(os_value()?), "--rewrite")?,
             "--vision" => {
                 let parsed = match value()?.as_str() {
                     "sees" => Vision::Sees,
@@ -405,7 +441,13 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
                 set(&mut given.family, rule, "--family")?;
             }
             "--reply" => {
-                let parsed = provider(&value()?, "--reply")?;
+                let name = value()?;
+                let parsed = if name == "openai-responses-compact" {
+                    given.compact_reply = true;
+                    Provider::OpenAiResponses
+                } else {
+                    provider(&name, "--reply")?
+                };
                 set(&mut given.reply, parsed, "--reply")?;
             }
             "--stream" => {
@@ -510,6 +552,9 @@ impl Given {
                 ("--streaming", self.streaming),
                 ("--request", self.request),
                 ("--region", self.region.is_some()),
+                ("--summary-request", self.summary_request),
+                ("--compact-request", self.compact_request),
+                ("--rewrite", self.rewrite.is_some()),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -520,11 +565,13 @@ impl Given {
             let task = match (self.reply, self.stream, self.error) {
                 (Some(provider), _, _) => Task::Reply {
                     provider,
+                    compact: self.compact_reply,
                     stream: None,
                     outcome: self.outcome,
                 },
                 (None, Some(provider), _) => Task::Reply {
                     provider,
+                    compact: false,
                     stream: Some(self.chunk.unwrap_or(4096)),
                     outcome: self.outcome,
                 },
@@ -539,6 +586,26 @@ impl Given {
                 task,
                 pretty: self.pretty,
                 input,
+            });
+        }
+        if let Some(record) = self.rewrite {
+            let others = [
+                ("--provider", self.provider.is_some()),
+                ("--model", self.model.is_some()),
+                ("--vision", self.vision.is_some()),
+                ("--estimate", self.estimate),
+                ("--pretty", self.pretty),
+                ("FILE", self.input.is_some()),
+            ];
+            if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "--rewrite prints the record; {flag} does not apply"
+                ));
+            }
+            return Ok(Options {
+                task: Task::Rewrite,
+                pretty: self.pretty,
+                input: record,
             });
         }
         if self.family.is_some() && !self.estimate && self.budget.is_none() {
@@ -620,12 +687,34 @@ impl Given {
                 }
                 Some(if pause { ask.pause() } else { ask })
             }
+            // A summary request takes the instructions alone: no threshold applies to it.
+            (None, Some(instructions), false) if self.summary_request => {
+                Some(Compaction::at(u64::MAX).instructions(instructions.clone()))
+            }
             (None, Some(_), _) => {
                 return Err("--compact-instructions needs --compact-at".to_owned())
             }
             (None, None, true) => return Err("--compact-pause needs --compact-at".to_owned()),
             (None, None, false) => None,
         };
+        let instead = match (self.summary_request, self.compact_request) {
+            (true, true) => {
+                return Err("--summary-request and --compact-request are one each".to_owned())
+            }
+            (true, false) => Some(Instead::Summary),
+            (false, true) => Some(Instead::Compact),
+            (false, false) => None,
+        };
+        if let Some(flag) = instead.and(self.request.then_some("--request")) {
+            return Err(format!(
+                "{flag} prints the turn's request; it does not apply to another"
+            ));
+        }
+        if instead == Some(Instead::Compact) && self.estimate {
+            return Err(
+                "--compact-request prints the request; --estimate does not apply".to_owned(),
+            );
+        }
         let body = match self.model {
             Some(model) => {
                 if provider.is_none() {
@@ -647,6 +736,7 @@ impl Given {
                     reasoning: self.reasoning,
                     temperature: self.temperature,
                     compaction,
+                    instead,
                     stop: self.stop,
                     schema: self.schema,
                     region: self.region,
@@ -668,6 +758,8 @@ impl Given {
                     ("--reasoning", self.reasoning.is_some()),
                     ("--temperature", self.temperature.is_some()),
                     ("--compact-at", self.compact_at.is_some()),
+                    ("--summary-request", self.summary_request),
+                    ("--compact-request", self.compact_request),
                     ("--stop", !self.stop.is_empty()),
                     ("--schema", self.schema.is_some()),
                     ("--region", self.region.is_some()),

@@ -11,7 +11,8 @@
 //!     [FILE|-]
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
 //!     --store-turn FINAL [--pretty]
-//! cargo run --example replay -- --reply PROVIDER [--outcome] [--pretty] FILE|-
+//! cargo run --example replay -- --rewrite FILE|-
+//! cargo run --example replay -- --reply PROVIDER|openai-responses-compact [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
 //! ```
@@ -36,11 +37,11 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use transcript_replay::{
-    cost::ImageTokens, parse_record, replay_messages, BodyError, Budget, Priced, Provider, Reply,
-    StoredMessage, Tool, ToolOutput, Turn,
+    cost::ImageTokens, parse_record, replay_messages, write_record, BodyError, Budget, Priced,
+    Provider, Reply, StoredMessage, Tool, ToolOutput, Turn,
 };
 
-use self::args::{parse_args, Args, BodyOptions, Close, Input, Options, Task, USAGE};
+use self::args::{parse_args, Args, BodyOptions, Close, Input, Instead, Options, Task, USAGE};
 
 /// A coding-agent session: a compaction summary, a screenshot, reasoning, tool rounds (one
 /// failed), and a turn killed mid-round.
@@ -222,10 +223,33 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let pretty = options.pretty;
     let written = match &options.task {
+        Task::Rewrite => {
+            let record = parse_record(&read_input(&options.input, "the record")?)
+                .map_err(|error| error.to_string())?;
+            writeln!(out, "{}", write_record(&record))
+        }
+        Task::Reply {
+            provider,
+            compact: true,
+            outcome,
+            ..
+        } => {
+            let reply = transcript_replay::openai_responses::read_compaction(&read_input(
+                &options.input,
+                "the compact reply",
+            )?)
+            .map_err(|error| format!("{provider}: {error}"))?;
+            if *outcome {
+                write_json(&mut out, &reply, pretty)
+            } else {
+                write_json(&mut out, &reply.message, pretty)
+            }
+        }
         Task::Reply {
             provider,
             stream,
             outcome,
+            compact: false,
         } => {
             let reply = read_reply(*provider, *stream, &options.input)?;
             if *outcome {
@@ -362,10 +386,27 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
                     if let Some(cache) = options.cache {
                         turn = turn.cache(cache);
                     }
-                    let body = provider
-                        .body(&turn)
-                        .map_err(|error: BodyError| error.to_string())?;
-                    write_priced(&mut out, &body, *family, pretty)
+                    match options.instead {
+                        Some(Instead::Compact) => {
+                            let request = provider
+                                .compact_request(&turn)
+                                .map_err(|error| error.to_string())?;
+                            write_json(&mut out, &request, pretty)
+                        }
+                        Some(Instead::Summary) => {
+                            let summary = turn.summary_request();
+                            let body = provider
+                                .body(&summary)
+                                .map_err(|error: BodyError| error.to_string())?;
+                            write_priced(&mut out, &body, *family, pretty)
+                        }
+                        None => {
+                            let body = provider
+                                .body(&turn)
+                                .map_err(|error: BodyError| error.to_string())?;
+                            write_priced(&mut out, &body, *family, pretty)
+                        }
+                    }
                 }
             }
         }

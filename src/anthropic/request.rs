@@ -11,7 +11,7 @@ use super::wire::ContentBlock;
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
-use crate::cost::Withheld;
+use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
@@ -47,7 +47,7 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     /// What a budget withheld, when the turn had one.
-    withheld: Option<Withheld>,
+    told: Told,
     fields: Arc<body::Fields>,
     /// S and H as text blocks, each when there is one.
     system: Vec<Part<'a>>,
@@ -72,7 +72,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
-            withheld: None,
+            told: Told::default(),
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -312,14 +312,14 @@ impl cost::sealed::Sealed for Body<'_> {}
 /// The cost of the body: the top-level fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
 impl Report for Body<'_> {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
-        &mut self.withheld
+    fn told_mut(&mut self) -> &mut Told {
+        &mut self.told
     }
 }
 
 impl Priced for Body<'_> {
-    fn withheld(&self) -> Option<Withheld> {
-        self.withheld
+    fn told(&self) -> Told {
+        self.told
     }
 
     fn units(&self) -> Units<'_> {

@@ -11,7 +11,7 @@ use super::wire::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
 use crate::cache::Cache;
-use crate::cost::Withheld;
+use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
@@ -232,7 +232,7 @@ impl Serialize for SystemBlock<'_, '_> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     /// What a budget withheld, when the turn had one.
-    withheld: Option<Withheld>,
+    told: Told,
     fields: Arc<body::Fields>,
     /// S and H, each when there is one.
     system: Vec<Text<'a>>,
@@ -256,7 +256,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
-            withheld: None,
+            told: Told::default(),
             fields: assembled.fields,
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
@@ -359,14 +359,14 @@ impl cost::sealed::Sealed for Body<'_> {}
 /// The cost of the body: the top-level fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
 impl Report for Body<'_> {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
-        &mut self.withheld
+    fn told_mut(&mut self) -> &mut Told {
+        &mut self.told
     }
 }
 
 impl Priced for Body<'_> {
-    fn withheld(&self) -> Option<Withheld> {
-        self.withheld
+    fn told(&self) -> Told {
+        self.told
     }
 
     fn units(&self) -> Units<'_> {

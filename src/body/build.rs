@@ -2,16 +2,17 @@
 //! plan of [`fit`](crate::fit), assembling it again until it fits.
 
 use crate::body::{assemble, Assembled, BodyError, Kind, Turn};
-use crate::cost::Withheld;
 use crate::cost::{count_text, estimate_counted, Estimate, Of, Priced};
+use crate::cost::{Anchored, Withheld};
 use crate::fit::{cost_alone, Plan, RoundOutput, FLOOR};
+use crate::record::{Block, Role};
 use crate::rounds;
 use crate::rules::{ImageLimits, Rules};
 use crate::wire::Piece;
 
 /// A body that can say what its budget withheld.
 pub(crate) trait Report {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld>;
+    fn told_mut(&mut self) -> &mut crate::cost::Told;
 }
 
 /// The tokens of an estimate: text, images and files.
@@ -29,14 +30,17 @@ pub(crate) fn build<'a, B: Priced + Report>(
 ) -> Result<B, BodyError> {
     let assembled = assemble(turn, rules, limits, None)?;
     let Some(budget) = turn.budget_given() else {
-        return Ok(make(assembled));
+        let mut body = make(assembled);
+        body.told_mut().anchored = anchor(turn, rules);
+        return Ok(body);
     };
     let native = assembled.history_natives.clone();
     let mut body = make(assembled);
     let unbudgeted = estimate_counted(&body, budget.images, budget.count);
     let whole = total(&unbudgeted);
     if whole <= budget.tokens {
-        *body.withheld_mut() = Some(Withheld::default());
+        body.told_mut().withheld = Some(Withheld::default());
+        body.told_mut().anchored = anchor(turn, rules);
         return Ok(body);
     }
     // What the history does not carry, and is never withheld: what every turn of the
@@ -97,7 +101,7 @@ pub(crate) fn build<'a, B: Priced + Report>(
         let estimate = estimate_counted(&body, budget.images, budget.count);
         let fitted = total(&estimate);
         if fitted <= budget.tokens {
-            *body.withheld_mut() = Some(plan.report(whole.saturating_sub(fitted)));
+            body.told_mut().withheld = Some(plan.report(whole.saturating_sub(fitted)));
             return Ok(body);
         }
         if !plan.advance(fitted - budget.tokens) {
@@ -112,6 +116,38 @@ pub(crate) fn build<'a, B: Priced + Report>(
             }));
         }
     }
+}
+
+/// The anchor of the history's size: the newest message of the history as it is sent (from
+/// any compaction it honors on) that the assistant wrote with its provider's reported usage,
+/// and holds no compaction (whose usage counted what it replaced); by its index in the
+/// record, with the input its request read (cache reads and writes included, whichever way
+/// the provider counts them) and the output it wrote. A body a budget withheld from has none:
+/// it no longer sends what the usage counted.
+fn anchor(turn: &Turn<'_>, rules: &Rules) -> Option<Anchored> {
+    let sent = turn.sent(rules);
+    let first = turn
+        .history_given()
+        .len()
+        .saturating_sub(sent.history.len());
+    sent.history
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(index, message)| {
+            let usage = message.usage.filter(|_| message.role == Role::Assistant)?;
+            if message.blocks.iter().any(Block::is_compaction) {
+                return None;
+            }
+            let input = match usage.context_tokens {
+                0 => rounds::context_tokens(rules.provider, &usage),
+                context => context,
+            };
+            Some(Anchored {
+                message: first + index,
+                tokens: input.saturating_add(usage.output_tokens),
+            })
+        })
 }
 
 /// What the parts of a body that cannot be fitted are called, beyond what each cost says.

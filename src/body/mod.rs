@@ -9,6 +9,7 @@ mod build;
 pub(crate) mod fields;
 mod reply_schema;
 mod store;
+mod summary;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -29,6 +30,7 @@ use crate::tools::{Tool, ToolChoice};
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
 pub(crate) use self::build::{build, Report};
 pub(crate) use self::fields::{with_member, write_fields, Appended, Entries, Fields, Turns};
+pub use self::summary::SUMMARY_REQUEST;
 pub(crate) use crate::errors::body::BodyError;
 pub(crate) use crate::rounds::Answer;
 
@@ -141,7 +143,8 @@ pub(crate) use crate::errors::body::Kind;
 #[derive(Debug, Clone)]
 pub struct Turn<'a> {
     history: &'a [StoredMessage],
-    live: &'a [StoredMessage],
+    /// Borrowed from the caller, or the turn's own (a summary request's question).
+    live: Cow<'a, [StoredMessage]>,
     vision: Vision,
     instructions: &'a str,
     preamble: bool,
@@ -174,7 +177,7 @@ impl<'a> Turn<'a> {
     pub fn new(history: &'a [StoredMessage]) -> Self {
         Turn {
             history,
-            live: &[],
+            live: Cow::Borrowed(&[]),
             vision: Vision::Sees,
             instructions: "",
             preamble: true,
@@ -462,7 +465,7 @@ impl<'a> Turn<'a> {
     /// ```
     #[must_use]
     pub fn live(mut self, live: &'a [StoredMessage]) -> Self {
-        self.live = live;
+        self.live = Cow::Borrowed(live);
         self
     }
 
@@ -828,8 +831,8 @@ impl<'a> Turn<'a> {
 
     /// What the turn sends of its history and live turn to a target under `rules`, once the
     /// newest compaction it can read is honored.
-    pub(crate) fn sent(&self, rules: &Rules) -> Sent<'a> {
-        Sent::new(self.history, self.live, rules.compaction_reads())
+    pub(crate) fn sent(&self, rules: &Rules) -> Sent<'_> {
+        Sent::new(self.history, &self.live, rules.compaction_reads())
     }
 
     /// Whether the turn asks for compaction, or its history, live turn or a round in flight
@@ -837,11 +840,16 @@ impl<'a> Turn<'a> {
     /// natively): the request then carries the provider's compaction headers, if it has any.
     pub(crate) fn carries_compaction_of(&self, id: &str) -> bool {
         self.params.compaction.is_some()
-            || compaction::made_by(&[self.history, self.live], id)
+            || compaction::made_by(&[self.history, &self.live], id)
             || self
                 .rounds
                 .iter()
                 .any(|round| compaction::made_by(&[std::slice::from_ref(&round.reply.message)], id))
+    }
+
+    /// The stored history, all of it.
+    pub(crate) fn history_given(&self) -> &'a [StoredMessage] {
+        self.history
     }
 
     pub(crate) fn vision_given(&self) -> Vision {

@@ -36,7 +36,7 @@ pub(crate) use self::image_tokens::{CLAUDE, GEMINI_2, GPT_4O};
 use self::measure::measure;
 pub(crate) use self::model_family::family_of;
 pub use self::model_family::{ModelFamily, MODEL_FAMILIES};
-pub use self::withheld::Withheld;
+pub use self::withheld::{Anchored, Told, Withheld};
 pub use crate::tokens::estimate_tokens;
 
 /// The cost of a body or fragment, in total and per message, in the order the body carries
@@ -90,6 +90,11 @@ pub struct Estimate {
     /// turn has no budget (and left out of the JSON).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub withheld: Option<Withheld>,
+    /// The newest stored assistant message that carries the provider's reported usage, and
+    /// its tokens: the exact size of everything up to it ([`Anchored`]); `None` when no
+    /// message carries usage (and left out of the JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchored: Option<Anchored>,
 }
 
 /// The cost of one message of a body: the same figures as [`Estimate`], for it alone, and
@@ -159,6 +164,42 @@ impl Estimate {
         (self.text_tokens as u64)
             .saturating_add(self.image_tokens)
             .saturating_add(self.file_tokens)
+    }
+
+    /// The input tokens of the whole body with the reported part taken as reported: the
+    /// [`anchored`](Estimate::anchored) message's tokens (everything up to it and it, as its
+    /// provider counted them), and the estimate of what follows it (the later stored
+    /// messages, the live turn, the rounds and the caller's appended messages). `None` when
+    /// the body has no anchor.
+    ///
+    /// ```
+    /// use transcript_replay::{anthropic, cost::image_tokens, Priced, StoredMessage, TokenUsage, Turn};
+    ///
+    /// let usage = TokenUsage { input_tokens: 5_000, output_tokens: 100, ..TokenUsage::default() };
+    /// let history = [StoredMessage::user("Read a.rs."), StoredMessage::assistant("Done.").with_usage(usage)];
+    /// let live = [StoredMessage::user("And b.rs?")];
+    /// let estimate = anthropic::body(&Turn::new(&history).live(&live))?.estimate(image_tokens("claude").unwrap());
+    /// let live_tokens = estimate.messages.last().map(|cost| cost.text_tokens as u64).unwrap();
+    /// assert_eq!(estimate.anchored_tokens(), Some(5_100 + live_tokens));
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn anchored_tokens(&self) -> Option<u64> {
+        let anchored = self.anchored?;
+        let after: u64 = self
+            .messages
+            .iter()
+            .filter(|cost| match cost.of {
+                Of::History(index) => index > anchored.message,
+                Of::Live(_) | Of::Round(_) | Of::Appended(_) => true,
+                Of::System | Of::Fields | Of::Tools => false,
+            })
+            .map(|cost| {
+                (cost.text_tokens as u64)
+                    .saturating_add(cost.image_tokens)
+                    .saturating_add(cost.file_tokens)
+            })
+            .sum();
+        Some(anchored.tokens.saturating_add(after))
     }
 }
 
@@ -361,10 +402,11 @@ pub trait Priced: Serialize + sealed::Sealed {
     #[doc(hidden)]
     fn units(&self) -> Units<'_>;
 
-    /// What a budget withheld from the body, when it had one.
+    /// What the body's building found out: what a budget withheld, and where the history's
+    /// reported usage anchors it.
     #[doc(hidden)]
-    fn withheld(&self) -> Option<Withheld> {
-        None
+    fn told(&self) -> Told {
+        Told::default()
     }
 
     /// The cost, with the default text estimate ([`estimate_tokens`]).
@@ -651,7 +693,8 @@ fn estimate(
     let (bytes, unit_bytes) = measure(body, &slots, units.len());
     let mut estimate = Estimate {
         bytes,
-        withheld: body.withheld(),
+        withheld: body.told().withheld,
+        anchored: body.told().anchored,
         ..Estimate::default()
     };
     let image_cost = |image: &Image<'_>| image_cost(rule, image.data());

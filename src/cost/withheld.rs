@@ -41,3 +41,46 @@ pub struct Withheld {
 fn is_zero(count: &usize) -> bool {
     *count == 0
 }
+
+/// Where a history's size is known rather than estimated: the newest stored assistant message
+/// that carries the usage its provider reported (`message`, its index in the record), and the
+/// tokens of everything up to it and of it (`tokens`: the input the request that produced it
+/// read, cache reads and writes included, and the output it wrote). What follows it is what
+/// an [`Estimate`](crate::cost::Estimate) estimates; [`Estimate::anchored_tokens`](crate::cost::Estimate::anchored_tokens)
+/// adds the two. A message that holds a compaction is no anchor: its usage counted the
+/// history it replaced.
+///
+/// ```
+/// use transcript_replay::{openai, cost::image_tokens, Priced, StoredMessage, TokenUsage, Turn};
+///
+/// let usage = TokenUsage { input_tokens: 1_200, output_tokens: 40, ..TokenUsage::default() };
+/// let history = [
+///     StoredMessage::user("Read a.rs."),
+///     StoredMessage::assistant("It is empty.").with_usage(usage),
+///     StoredMessage::user("And b.rs?"),
+/// ];
+/// let estimate = openai::body(&Turn::new(&history))?.estimate(image_tokens("gpt-4o").unwrap());
+/// let anchored = estimate.anchored.unwrap();
+/// assert_eq!((anchored.message, anchored.tokens), (1, 1_240));
+/// assert_eq!(
+///     serde_json::to_string(&anchored).unwrap(),
+///     r#"{"message":1,"tokens":1240}"#,
+/// );
+/// # Ok::<(), transcript_replay::BodyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Anchored {
+    /// The index of the message in the record.
+    pub message: usize,
+    /// Its request's input tokens and its output tokens, as reported.
+    pub tokens: u64,
+}
+
+/// What building a body found out beside the body: what a budget withheld, and the anchor
+/// of the history's size. Not part of the crate's API: the estimate gives both.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Told {
+    pub(crate) withheld: Option<Withheld>,
+    pub(crate) anchored: Option<Anchored>,
+}

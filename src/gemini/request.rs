@@ -10,7 +10,7 @@ use super::tools;
 use super::wire::{GeminiPart, TextPart};
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Withheld;
+use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
@@ -47,7 +47,7 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     /// What a budget withheld, when the turn had one.
-    withheld: Option<Withheld>,
+    told: Told,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -66,7 +66,7 @@ impl<'a> Body<'a> {
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
         Body {
-            withheld: None,
+            told: Told::default(),
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -248,14 +248,14 @@ impl cost::sealed::Sealed for Body<'_> {}
 /// The cost of the body: the top-level fields and the tools, the system instruction, then each
 /// content, the rounds and the caller's appended contents.
 impl Report for Body<'_> {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
-        &mut self.withheld
+    fn told_mut(&mut self) -> &mut Told {
+        &mut self.told
     }
 }
 
 impl Priced for Body<'_> {
-    fn withheld(&self) -> Option<Withheld> {
-        self.withheld
+    fn told(&self) -> Told {
+        self.told
     }
 
     fn units(&self) -> Units<'_> {

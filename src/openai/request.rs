@@ -10,7 +10,7 @@ use super::tools;
 use super::wire::Message;
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Withheld;
+use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
@@ -50,7 +50,7 @@ pub struct Body<'a> {
     /// The provider whose body this is: OpenAI, or a compatible server.
     provider: crate::Provider,
     /// What a budget withheld, when the turn had one.
-    withheld: Option<Withheld>,
+    told: Told,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -81,7 +81,7 @@ impl<'a> Body<'a> {
         };
         Body {
             provider,
-            withheld: None,
+            told: Told::default(),
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -188,14 +188,14 @@ impl cost::sealed::Sealed for Body<'_> {}
 /// The cost of the body: the top-level fields and the tools, then the system message, each
 /// message, the rounds and the caller's appended messages.
 impl Report for Body<'_> {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
-        &mut self.withheld
+    fn told_mut(&mut self) -> &mut Told {
+        &mut self.told
     }
 }
 
 impl Priced for Body<'_> {
-    fn withheld(&self) -> Option<Withheld> {
-        self.withheld
+    fn told(&self) -> Told {
+        self.told
     }
 
     fn units(&self) -> Units<'_> {

@@ -159,7 +159,7 @@ pub(super) fn read_response<'a>(at: &At<'a>) -> Result<Response<'a>, ReplyError>
 }
 
 /// `usage`, as the record counts it; a count sent as `null` is no count.
-fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
+pub(super) fn read_usage(at: &At<'_>) -> Result<Counts, ReplyError> {
     #[derive(Deserialize)]
     struct Usage {
         #[serde(default)]

@@ -3,13 +3,14 @@
 use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+use serde_json::value::RawValue;
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::InputPart;
 use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Withheld;
+use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
@@ -35,9 +36,10 @@ fn messages_and_starts(rendered: Rendered<'_>) -> (Vec<Message<'_>>, Vec<usize>)
         let mut run = Vec::new();
         for part in content {
             match part {
-                // Only the item is sent, so only the item is priced.
+                // Only the items are sent, so only the items are priced: the compaction
+                // item, or each item of a compacted window.
                 Part::Compaction(compaction)
-                    if compaction.data.and_then(compaction_item).is_some() =>
+                    if compaction.data.and_then(native_items).is_some() =>
                 {
                     if !run.is_empty() {
                         messages.push(Message {
@@ -46,15 +48,17 @@ fn messages_and_starts(rendered: Rendered<'_>) -> (Vec<Message<'_>>, Vec<usize>)
                         });
                         starts.push(start);
                     }
-                    messages.push(Message {
-                        role,
-                        content: vec![Part::Compaction(Box::new(Compaction {
-                            summary: None,
-                            provider: compaction.provider,
-                            data: compaction.data,
-                        }))],
-                    });
-                    starts.push(start);
+                    for item in compaction.data.and_then(native_items).unwrap_or_default() {
+                        messages.push(Message {
+                            role,
+                            content: vec![Part::Compaction(Box::new(Compaction {
+                                summary: None,
+                                provider: compaction.provider,
+                                data: Some(item),
+                            }))],
+                        });
+                        starts.push(start);
+                    }
                 }
                 // A payload that is no item goes as its summary's prose, in its place, joined
                 // with the text around it by the join rule.
@@ -127,9 +131,17 @@ impl Serialize for Message<'_> {
         // Its own compaction item, as the reply gave it, is an item of the input: "pass the
         // compaction item back in the next request's input"
         // (https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window).
+        // An item of a compacted window (`/responses/compact`'s output) goes back as it came:
+        // "Pass the compactedResponse.output as input to the next request"
+        // (https://platform.openai.com/docs/api-reference/responses/compact).
         if let [Part::Compaction(compaction)] = self.content.as_slice() {
-            if let Some(item) = compaction.data.and_then(compaction_item) {
-                return item.serialize(serializer);
+            if let Some(data) = compaction.data {
+                if let Some(item) = compaction_item(data) {
+                    return item.serialize(serializer);
+                }
+                if let Some(item) = window_item(data) {
+                    return item.serialize(serializer);
+                }
             }
         }
         let mut message = serializer.serialize_struct("EasyInputMessage", 2)?;
@@ -142,9 +154,40 @@ impl Serialize for Message<'_> {
     }
 }
 
-/// Whether a stored payload is a `compaction` item Responses takes back.
+/// Whether a stored payload is what Responses takes back: its `compaction` item, or a
+/// compacted window (the `output` of `/responses/compact`) that holds one.
 pub(super) fn is_compaction_item(data: Option<&str>) -> bool {
-    data.and_then(compaction_item).is_some()
+    data.and_then(native_items).is_some()
+}
+
+/// The input items a stored payload goes back as: the `compaction` item alone, or each item
+/// of a compacted window, in order (an array of objects, one of them a `compaction` item);
+/// none for any other payload.
+fn native_items(data: &str) -> Option<Vec<&str>> {
+    if compaction_item(data).is_some() {
+        return Some(vec![data]);
+    }
+    let window: Vec<&RawValue> = serde_json::from_str(data).ok()?;
+    let items: Option<Vec<&str>> = window
+        .iter()
+        .map(|item| window_item(item.get()).map(|_| item.get()))
+        .collect();
+    let items = items?;
+    items
+        .iter()
+        .any(|item| compaction_item(item).is_some())
+        .then_some(items)
+}
+
+/// An item of a compacted window, as it came: a JSON object with a `type`.
+fn window_item(data: &str) -> Option<&RawValue> {
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "type", borrow)]
+        _kind: std::borrow::Cow<'a, str>,
+    }
+    serde_json::from_str::<Typed<'_>>(data).ok()?;
+    serde_json::from_str(data).ok()
 }
 
 /// A stored `compaction` item, when it is one: a JSON object of type `compaction`.
@@ -186,7 +229,7 @@ impl Serialize for Parts<'_, '_> {
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
     /// What a budget withheld, when the turn had one.
-    withheld: Option<Withheld>,
+    told: Told,
     fields: Arc<body::Fields>,
     tools: &'a [Tool],
     tool_choice: Option<ToolChoice>,
@@ -203,7 +246,7 @@ impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(assembled: Assembled<'a>) -> Self {
         Body {
-            withheld: None,
+            told: Told::default(),
             fields: assembled.fields,
             tools: assembled.tools,
             tool_choice: assembled.tool_choice,
@@ -240,14 +283,9 @@ impl<'a> Body<'a> {
     }
 }
 
-impl Serialize for Body<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
-        self.write_tools(&mut map)?;
-        if let Some(text) = &self.instructions {
-            map.serialize_entry("instructions", text)?;
-        }
+impl Body<'_> {
+    /// The `input` entry: the input messages, the rounds and the caller's appended items.
+    pub(super) fn write_input<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
         map.serialize_entry(
             "input",
             &Turns {
@@ -256,7 +294,19 @@ impl Serialize for Body<'_> {
                 rounds: &self.rounds,
                 appended: &self.appended,
             },
-        )?;
+        )
+    }
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        body::write_fields(&mut map, &self.fields)?;
+        self.write_tools(&mut map)?;
+        if let Some(text) = &self.instructions {
+            map.serialize_entry("instructions", text)?;
+        }
+        self.write_input(&mut map)?;
         map.end()
     }
 }
@@ -280,14 +330,14 @@ impl cost::sealed::Sealed for Body<'_> {}
 /// The cost of the body: the top-level fields and the tools, the instructions, then each input
 /// message, the rounds and the caller's appended items.
 impl Report for Body<'_> {
-    fn withheld_mut(&mut self) -> &mut Option<Withheld> {
-        &mut self.withheld
+    fn told_mut(&mut self) -> &mut Told {
+        &mut self.told
     }
 }
 
 impl Priced for Body<'_> {
-    fn withheld(&self) -> Option<Withheld> {
-        self.withheld
+    fn told(&self) -> Told {
+        self.told
     }
 
     fn units(&self) -> Units<'_> {

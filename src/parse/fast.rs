@@ -349,13 +349,15 @@ impl<'a> Reader<'a> {
                 };
                 put(&mut timestamp, value)
             }
-            _ => reader.skip_value(),
+            // A key this version does not read is kept by the serde reader.
+            _ => None,
         })?;
         Some(StoredMessage {
             role: role?,
             blocks: blocks?,
             usage: usage.flatten(),
             timestamp: timestamp.flatten(),
+            unknown: crate::kept::UnknownKeys::default(),
         })
     }
 
@@ -467,7 +469,8 @@ impl<'a> Reader<'a> {
                 "cited_text" => &mut fields.cited_text,
                 "summary" => &mut fields.summary,
                 "provider" => &mut fields.provider,
-                _ => return reader.skip_value(),
+                // A key this version does not read is kept by the serde reader.
+                _ => return None,
             };
             let field = match reader.next()? {
                 b'"' => Field::String(reader.string()?),

@@ -104,6 +104,7 @@ pub fn parse_record_by_serde(json: &str) -> Result<Vec<StoredMessage>, Error> {
         .and_then(|messages| reader.end().map(|()| messages))
         .map(|mut messages| {
             outlive::keep_unknown_blocks(&mended, &mut messages);
+            outlive::keep_unknown_keys(&mended, &mut messages);
             messages
         });
     read.map_err(|error| {
@@ -307,6 +308,7 @@ impl<'de> Visitor<'de> for MessageSeed<'_> {
             blocks: blocks.ok_or_else(|| de::Error::missing_field("blocks"))?,
             usage: usage.flatten(),
             timestamp: timestamp.flatten(),
+            unknown: crate::kept::UnknownKeys::default(),
         })
     }
 }

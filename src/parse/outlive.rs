@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::kept::{self, Entries};
 use crate::record::{Block, StoredMessage};
 
 /// The text with each `\u` escape of a lone surrogate (one no string can hold) spelled as
@@ -84,6 +85,39 @@ pub(super) fn keep_unknown_blocks(json: &str, messages: &mut [StoredMessage]) {
         for (block, raw) in message.blocks.iter_mut().zip(raw.blocks) {
             if let Block::Unknown { json, .. } = block {
                 raw.get().clone_into(json);
+            }
+        }
+    }
+}
+
+/// Keeps the keys this version does not read, on each message and on each block of a type it
+/// knows, in the message's [`UnknownKeys`](crate::UnknownKeys), each with the known key it
+/// came after: the record is read again as objects of entries in order (the whole read
+/// succeeded, so this one does).
+pub(super) fn keep_unknown_keys(json: &str, messages: &mut [StoredMessage]) {
+    #[derive(Deserialize)]
+    struct File<'a> {
+        #[serde(borrow)]
+        messages: Vec<Entries<'a>>,
+    }
+    let skeleton: Option<Vec<Entries<'_>>> = match json.trim_start().starts_with('[') {
+        true => serde_json::from_str(json).ok(),
+        false => serde_json::from_str::<File<'_>>(json)
+            .ok()
+            .map(|file| file.messages),
+    };
+    for (message, entries) in messages.iter_mut().zip(skeleton.unwrap_or_default()) {
+        message.unknown.message = kept::unknown_of(&entries, kept::MESSAGE_KEYS);
+        let Some((_, blocks)) = entries.0.iter().find(|(key, _)| key.as_ref() == "blocks") else {
+            continue;
+        };
+        let blocks: Vec<Entries<'_>> = serde_json::from_str(blocks.get()).unwrap_or_default();
+        for (index, (block, entries)) in message.blocks.iter().zip(&blocks).enumerate() {
+            if let Some(order) = block.type_keys() {
+                let unknown = kept::unknown_of(entries, order);
+                if !unknown.is_empty() {
+                    message.unknown.blocks.push((index, unknown));
+                }
             }
         }
     }

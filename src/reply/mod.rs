@@ -168,6 +168,7 @@ impl Reply {
                 blocks,
                 usage,
                 timestamp: None,
+                unknown: crate::kept::UnknownKeys::default(),
             },
             stop,
             provider,
@@ -397,6 +398,28 @@ impl Reply {
     /// ```
     pub fn provider(&self) -> Provider {
         self.provider
+    }
+
+    /// The reply's answer: its text blocks, in order, one after the other as the provider
+    /// split them (a text cut by a citation goes on where it was cut); empty when it has none.
+    /// Reasoning, tool calls and their results are not part of it.
+    ///
+    /// ```
+    /// use transcript_replay::anthropic;
+    ///
+    /// let reply = anthropic::read_reply(r#"{"role": "assistant", "content": [
+    ///     {"type": "thinking", "thinking": "Look first.", "signature": "sig"},
+    ///     {"type": "text", "text": "It is "}, {"type": "text", "text": "empty."}],
+    ///     "stop_reason": "end_turn"}"#)?;
+    /// assert_eq!(reply.text(), "It is empty.");
+    /// # Ok::<(), transcript_replay::ReplyError>(())
+    /// ```
+    pub fn text(&self) -> String {
+        self.message
+            .blocks
+            .iter()
+            .filter_map(Block::as_text)
+            .collect()
     }
 
     /// The stored message, without the rest.
