@@ -492,7 +492,14 @@ fn estimate_prints_the_cost_of_exactly_the_body_the_same_flags_print() {
         let keys: Vec<&String> = estimate.as_object().unwrap().keys().collect();
         // A body is anchored on the sample's reported usage; a fragment has no turn.
         let expected: &[&str] = match model {
-            true => &["anchored", "bytes", "image_tokens", "images", "messages", "text_tokens"],
+            true => &[
+                "anchored",
+                "bytes",
+                "image_tokens",
+                "images",
+                "messages",
+                "text_tokens",
+            ],
             false => &["bytes", "image_tokens", "images", "messages", "text_tokens"],
         };
         assert_eq!(keys, expected, "{provider}");
