@@ -189,6 +189,37 @@ impl Provider {
         })
     }
 
+    /// What the turn's body costs ([`Priced::estimate`] of [`body`](Provider::body)), also for
+    /// a turn with no live message yet: the history as it would be sent, which may end on the
+    /// model's turn (a body of it would be refused, its size is still known). The estimate is
+    /// [`anchored`](crate::cost::Estimate::anchored) on the newest stored assistant message
+    /// that carries its provider's reported usage.
+    ///
+    /// # Errors
+    ///
+    /// The turn's [`BodyError`], as [`body`](Provider::body) gives it, but for the turn it
+    /// ends on.
+    ///
+    /// ```
+    /// use transcript_replay::{cost::image_tokens, Provider, StoredMessage, TokenUsage, Turn};
+    ///
+    /// let usage = TokenUsage { input_tokens: 900, output_tokens: 12, ..TokenUsage::default() };
+    /// let history = [StoredMessage::user("Read a.rs."), StoredMessage::assistant("It is empty.").with_usage(usage)];
+    /// let provider: Provider = "gemini".parse().unwrap();
+    /// let estimate = provider.estimate(&Turn::new(&history), image_tokens("gemini-2").unwrap())?;
+    /// assert_eq!(estimate.anchored.map(|anchored| anchored.tokens), Some(912));
+    /// assert!(provider.body(&Turn::new(&history)).is_err()); // it ends on the model's turn
+    /// # Ok::<(), transcript_replay::BodyError>(())
+    /// ```
+    pub fn estimate(
+        self,
+        turn: &Turn<'_>,
+        images: &ImageTokens,
+    ) -> Result<cost::Estimate, BodyError> {
+        let sized = turn.unanswered();
+        Ok(self.body(&sized)?.estimate(images))
+    }
+
     /// Reads this provider's response body into the [`Reply`]: the stored message of the
     /// assistant's turn and why it stopped, as its module's `read_reply` reads it.
     ///
@@ -442,10 +473,10 @@ impl Provider {
     /// );
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
-    pub fn compact_request<'a>(
+    pub fn compact_request(
         self,
-        turn: &'a Turn<'_>,
-    ) -> Result<openai_responses::CompactRequest<'a>, BodyError> {
+        turn: &Turn<'_>,
+    ) -> Result<openai_responses::CompactRequest, BodyError> {
         match self {
             Provider::OpenAiResponses => openai_responses::compact_request(turn),
             Provider::OpenAi

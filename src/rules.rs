@@ -41,9 +41,6 @@ pub(crate) struct Rules {
     /// Whether the provider answers a request that ends on the model's turn with an error
     /// (rather than with a reply to nothing).
     pub(crate) rejects_ending_on_assistant: bool,
-    /// Whether the request asks for a reply: false for a request that compacts the
-    /// conversation instead (Responses' compact request), which may end on any turn.
-    pub(crate) answers: bool,
     /// Whether the provider itself answers a request with no conversation turn with an error
     /// (rather than only the compatible servers that share its API).
     pub(crate) rejects_no_turn: bool,

@@ -118,7 +118,7 @@ fn with_params<'a>(
     Ok(turn)
 }
 
-/// Prints a body or fragment, or, with `--estimate`, what it costs.
+/// Prints a fragment, or, with `--estimate`, what it costs.
 fn write_priced(
     out: &mut impl Write,
     priced: &impl Priced,
@@ -129,6 +129,31 @@ fn write_priced(
         Some(rule) => write_json(out, &priced.estimate(rule), pretty),
         None => write_json(out, priced, pretty),
     }
+}
+
+/// Prints a turn's body, or, with `--estimate`, what it costs: the history's size also before
+/// there is a live turn.
+fn write_body(
+    out: &mut impl Write,
+    provider: Provider,
+    turn: &Turn<'_>,
+    family: Option<&ImageTokens>,
+    pretty: bool,
+) -> Result<io::Result<()>, String> {
+    Ok(match family {
+        Some(rule) => {
+            let estimate = provider
+                .estimate(turn, rule)
+                .map_err(|error| error.to_string())?;
+            write_json(out, &estimate, pretty)
+        }
+        None => {
+            let body = provider
+                .body(turn)
+                .map_err(|error: BodyError| error.to_string())?;
+            write_json(out, &body, pretty)
+        }
+    })
 }
 
 fn write_json(out: &mut impl Write, value: &impl Serialize, pretty: bool) -> io::Result<()> {
@@ -393,19 +418,14 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
                                 .map_err(|error| error.to_string())?;
                             write_json(&mut out, &request, pretty)
                         }
-                        Some(Instead::Summary) => {
-                            let summary = turn.summary_request();
-                            let body = provider
-                                .body(&summary)
-                                .map_err(|error: BodyError| error.to_string())?;
-                            write_priced(&mut out, &body, *family, pretty)
-                        }
-                        None => {
-                            let body = provider
-                                .body(&turn)
-                                .map_err(|error: BodyError| error.to_string())?;
-                            write_priced(&mut out, &body, *family, pretty)
-                        }
+                        Some(Instead::Summary) => write_body(
+                            &mut out,
+                            *provider,
+                            &turn.summary_request(),
+                            *family,
+                            pretty,
+                        )?,
+                        None => write_body(&mut out, *provider, &turn, *family, pretty)?,
                     }
                 }
             }

@@ -191,7 +191,6 @@ pub(crate) static RULES: Rules = Rules {
     merges_same_role: false,
     takes_prefill: true,
     rejects_ending_on_assistant: false,
-    answers: true,
     rejects_no_turn: true,
     instructions_as_message: false,
     starts_on_user: false,

@@ -565,7 +565,7 @@ fn end_on_user_or_prefill(
         (None, true) => Some(TurnRole::User),
         (None, false) => rendered.messages.last().map(|(role, _)| *role),
     };
-    if last == Some(TurnRole::Assistant) && rules.answers {
+    if last == Some(TurnRole::Assistant) && !turn.unanswered {
         if !turn.prefill {
             return Err(BodyError::new(Kind::EndsOnAssistant {
                 provider: rules.provider,

@@ -160,6 +160,9 @@ pub struct Turn<'a> {
     rounds: Vec<Round<'a>>,
     pub(crate) budget: Option<Budget<'a>>,
     pub(crate) params: Params,
+    /// Whether the request is answered by no reply: it is sized (an estimate) or compacted,
+    /// and so may end on the model's turn.
+    pub(crate) unanswered: bool,
 }
 
 impl<'a> Turn<'a> {
@@ -192,6 +195,7 @@ impl<'a> Turn<'a> {
             rounds: Vec::new(),
             budget: None,
             params: Params::default(),
+            unanswered: false,
         }
     }
 
@@ -845,6 +849,14 @@ impl<'a> Turn<'a> {
                 .rounds
                 .iter()
                 .any(|round| compaction::made_by(&[std::slice::from_ref(&round.reply.message)], id))
+    }
+
+    /// The turn as a request no reply answers (an estimate's, a compact request's): it may end
+    /// on the model's turn.
+    pub(crate) fn unanswered(&self) -> Turn<'a> {
+        let mut turn = self.clone();
+        turn.unanswered = true;
+        turn
     }
 
     /// The stored history, all of it.

@@ -162,7 +162,6 @@ pub(crate) static RULES: Rules = Rules {
     merges_same_role: true,
     takes_prefill: false,
     rejects_ending_on_assistant: true,
-    answers: true,
     rejects_no_turn: true,
     instructions_as_message: false,
     starts_on_user: false,

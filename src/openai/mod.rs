@@ -165,7 +165,6 @@ pub(crate) static RULES: Rules = Rules {
     merges_same_role: false,
     takes_prefill: false,
     rejects_ending_on_assistant: false,
-    answers: true,
     rejects_no_turn: false,
     instructions_as_message: true,
     starts_on_user: false,

@@ -18,7 +18,6 @@ use crate::provider::Provider;
 use crate::record::Block;
 use crate::reply::{At, Reply};
 use crate::request::Request;
-use crate::rules::Rules;
 use crate::stop::StopReason;
 
 /// The path of the compact request, after the base URL.
@@ -36,28 +35,29 @@ const PATH: &str = "/v1/responses/compact";
 /// let turn = Turn::new(&history).model("gpt-5.1-codex-max");
 /// let compact = openai_responses::compact_request(&turn)?;
 /// assert_eq!(compact.request.url(), "https://api.openai.com/v1/responses/compact");
-/// let json = serde_json::to_value(&compact).unwrap();
-/// assert_eq!(json["body"]["model"], "gpt-5.1-codex-max");
-/// assert_eq!(json["body"]["input"][1]["content"], "It is empty.");
+/// assert_eq!(
+///     compact.body.get(),
+///     r#"{"model":"gpt-5.1-codex-max","input":[{"role":"user","content":"Read a.rs."},{"role":"assistant","content":"It is empty."}]}"#,
+/// );
 /// # Ok::<(), transcript_replay::BodyError>(())
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct CompactRequest<'a> {
+pub struct CompactRequest {
     /// The request around the body: `POST /v1/responses/compact`.
     pub request: Request,
-    /// The body: the model and the input.
-    pub body: CompactBody<'a>,
+    /// The body, as its JSON text: the model and the input.
+    pub body: Box<RawValue>,
 }
 
-impl Serialize for CompactRequest<'_> {
+impl Serialize for CompactRequest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         /// The request's members, then the body.
         #[derive(serde::Serialize)]
-        struct Whole<'r, 'a> {
+        struct Whole<'r> {
             #[serde(flatten)]
             request: &'r Request,
-            body: &'r CompactBody<'a>,
+            body: &'r RawValue,
         }
         Whole {
             request: &self.request,
@@ -67,40 +67,12 @@ impl Serialize for CompactRequest<'_> {
     }
 }
 
-/// The body of a compact request: `{"model": ..., "input": [...]}`, the input exactly as the
-/// turn's [`Body`] writes it.
-///
-/// ```
-/// use transcript_replay::{openai_responses, StoredMessage, Turn};
-///
-/// let history = [StoredMessage::user("Hi")];
-/// let turn = Turn::new(&history).model("gpt-5.1");
-/// let compact = openai_responses::compact_request(&turn)?;
-/// assert_eq!(
-///     serde_json::to_string(&compact.body).unwrap(),
-///     r#"{"model":"gpt-5.1","input":[{"role":"user","content":"Hi"}]}"#,
-/// );
-/// # Ok::<(), transcript_replay::BodyError>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct CompactBody<'a> {
-    model: String,
-    body: Body<'a>,
-}
-
-impl Serialize for CompactBody<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("model", &self.model)?;
-        self.body.write_input(&mut map)?;
-        map.end()
-    }
-}
-
 /// The compact request of a turn ([`CompactRequest`]): the turn's model, and its input as
 /// [`body`](super::body()) writes it (the history, any earlier compaction honored, the live
-/// turn and the rounds in flight, fitted to the turn's budget when it has one). The system
-/// text, tools and parameters are not part of it.
+/// turn and the rounds in flight, fitted to the turn's budget when it has one), which may end
+/// on the model's turn: the conversation is compacted, not answered (the documented example
+/// ends on the assistant's message). The system text, tools and parameters are not part of
+/// it.
 ///
 /// # Errors
 ///
@@ -117,15 +89,20 @@ impl Serialize for CompactBody<'_> {
 ///     "OpenAI takes a model in every compact request: the turn's model cannot be written",
 /// );
 /// ```
-pub fn compact_request<'a>(turn: &'a Turn<'_>) -> Result<CompactRequest<'a>, BodyError> {
-    // The conversation is compacted, not answered: it may end on the model's turn (the
-    // documented example does).
-    let rules = Rules {
-        answers: false,
-        ..super::RULES
-    };
-    super::round::check_tool_searches(turn)?;
-    let body = crate::body::build(turn, &rules, &super::LIMITS, Body::new)?;
+pub fn compact_request(turn: &Turn<'_>) -> Result<CompactRequest, BodyError> {
+    /// The body: the model, then the input as the turn's body writes it.
+    struct Compact<'b, 'a> {
+        model: &'b str,
+        body: &'b Body<'a>,
+    }
+    impl Serialize for Compact<'_, '_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(Some(2))?;
+            map.serialize_entry("model", self.model)?;
+            self.body.write_input(&mut map)?;
+            map.end()
+        }
+    }
     let model = turn
         .model_name()
         .filter(|model| !model.is_empty())
@@ -136,15 +113,13 @@ pub fn compact_request<'a>(turn: &'a Turn<'_>) -> Result<CompactRequest<'a>, Bod
                 "a model in every compact request",
             )
         })?;
+    let compacted = turn.unanswered();
+    let body = super::body(&compacted)?;
+    let body = serde_json::value::to_raw_value(&Compact { model, body: &body })
+        .map_err(|error| BodyError::new(crate::body::Kind::NotJson(error.to_string())))?;
     let mut request = Provider::OpenAiResponses.request_for(model, false);
     PATH.clone_into(&mut request.path);
-    Ok(CompactRequest {
-        request,
-        body: CompactBody {
-            model: model.to_owned(),
-            body,
-        },
-    })
+    Ok(CompactRequest { request, body })
 }
 
 /// Reads the reply of a compact request (`"object": "response.compaction"`) into the one

@@ -69,7 +69,7 @@ mod stream;
 mod tools;
 mod wire;
 
-pub use self::compact::{compact_request, read_compaction, CompactBody, CompactRequest};
+pub use self::compact::{compact_request, read_compaction, CompactRequest};
 pub use self::error::read_error;
 pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request};
@@ -119,7 +119,6 @@ pub(crate) static RULES: Rules = Rules {
     merges_same_role: false,
     takes_prefill: false,
     rejects_ending_on_assistant: false,
-    answers: true,
     rejects_no_turn: false,
     instructions_as_message: false,
     starts_on_user: false,
