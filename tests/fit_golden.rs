@@ -430,6 +430,60 @@ fn an_old_user_messages_long_text_is_withheld_before_whole_messages_go() {
 }
 
 #[test]
+fn one_large_paste_that_frees_enough_alone_is_withheld_alone_and_every_tool_output_stays() {
+    let paste = "thread 'main' panicked at src/lib.rs:1:1\n".repeat(750);
+    let mut history = vec![
+        StoredMessage::system("Summary: fixing the build."),
+        StoredMessage::user(paste.clone()),
+        StoredMessage::assistant("One panic, repeated."),
+    ];
+    for n in 0..4 {
+        history.push(StoredMessage::user(format!("Read file {n}.")));
+        history.push(StoredMessage::new(
+            Role::Assistant,
+            vec![
+                Block::tool_use(format!("t{n}"), "read", r#"{"path":"a.rs"}"#),
+                Block::tool_result(format!("t{n}"), "read", format!("// line {n}\n").repeat(40)),
+                Block::text(format!("Read file {n}.")),
+            ],
+        ));
+    }
+    let live = [StoredMessage::user("What failed?")];
+    let claude = image_tokens("claude").unwrap();
+    for provider in Provider::ALL {
+        let unbudgeted = Turn::new(&history).live(&live).without_preamble();
+        let whole = provider
+            .body(&unbudgeted)
+            .unwrap()
+            .estimate(claude)
+            .tokens();
+        // A budget the paste alone, withheld, makes room for.
+        let turn = unbudgeted
+            .clone()
+            .budget(Budget::new(whole - 2_000, claude));
+        let body = provider.body(&turn).unwrap();
+        let text = serde_json::to_string(&body).unwrap();
+        assert!(
+            text.contains(&format!(
+                "[text withheld to fit the context window: {} bytes]",
+                paste.len()
+            )),
+            "{provider}: {text}"
+        );
+        assert!(!text.contains("[output withheld"), "{provider}: {text}");
+        for n in 0..4 {
+            assert!(text.contains(&format!("// line {n}")), "{provider}");
+        }
+        let withheld = body.estimate(claude).withheld.unwrap();
+        assert_eq!(
+            (withheld.outputs, withheld.texts, withheld.messages),
+            (0, 1, 0),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
 fn the_message_holding_the_honored_compaction_is_kept_with_the_marker_that_announces_it() {
     // A compaction's summary stands for what it replaced: the marker saying so and the
     // summary are sent together, and the budget withholds what follows the summary instead.

@@ -284,29 +284,34 @@ fn problems(steps: &[Step], budget: u64, provider: Provider) -> Vec<String> {
     let inputs = eligible(&big_input, &kept_work);
     let reasoning = eligible(&big_reasoning, &kept_work);
     let texts = eligible(&big_text, &kept_ask);
-    if !outputs.starts_with(&seen.outputs)
-        || !inputs.starts_with(&seen.inputs)
-        || !reasoning.starts_with(&seen.reasoning)
-        || !texts.starts_with(&seen.texts)
-    {
-        problems.push(format!("not the oldest first: {seen:?}"));
+    // In order, class by class, but for the items let go of alone: of each class, the
+    // oldest first, and a class begun only once every earlier class is whole; whatever
+    // breaks that order was let go of alone, and is counted so.
+    let classes = [
+        (&outputs, &seen.outputs),
+        (&inputs, &seen.inputs),
+        (&reasoning, &seen.reasoning),
+        (&texts, &seen.texts),
+    ];
+    let mut out_of_order = 0;
+    let mut earlier_whole = true;
+    for (eligible, withheld) in classes {
+        let prefix = eligible.iter().take_while(|n| withheld.contains(n)).count();
+        out_of_order += withheld.len() - prefix;
+        if !earlier_whole {
+            out_of_order += prefix;
+        }
+        earlier_whole &= prefix == eligible.len();
     }
-    let later = withheld.inputs + withheld.reasoning + withheld.images + withheld.texts;
-    if later + withheld.messages > 0 && outputs.len() != seen.outputs.len() {
+    if out_of_order > withheld.alone {
         problems.push(format!(
-            "a later class withheld before every output: {withheld:?}"
+            "{out_of_order} withheld out of order, {} let go of alone: {seen:?}",
+            withheld.alone
         ));
     }
-    if withheld.reasoning + withheld.images + withheld.texts + withheld.messages > 0
-        && inputs.len() != seen.inputs.len()
-    {
+    if withheld.messages > 0 && !earlier_whole {
         problems.push(format!(
-            "reasoning or more withheld before every input: {withheld:?}"
-        ));
-    }
-    if withheld.messages > 0 && texts.len() != seen.texts.len() {
-        problems.push(format!(
-            "whole messages withheld before every long user text: {withheld:?}"
+            "whole messages withheld before every output, input, reasoning and long user text: {withheld:?}"
         ));
     }
     // Whole messages: the oldest after the summary, marked once, never split.

@@ -35,6 +35,12 @@ pub struct Withheld {
     pub messages: usize,
     /// The tokens that freed.
     pub tokens: u64,
+    /// How many of the outputs, inputs, reasoning, images and texts above were let go of
+    /// alone, out of the order the others go in (oldest first, class by class): each freed by
+    /// itself what the record needed when it grew past a step of the budget, so nothing else
+    /// went with it. Not written in the JSON.
+    #[serde(skip)]
+    pub alone: usize,
 }
 
 // serde's `skip_serializing_if` takes a path to a function of `&T`.

@@ -5,11 +5,14 @@
 //! history does not fit, the outputs of the rounds in flight, oldest first.
 //!
 //! Everything that can be withheld is an item with a key, `(class, message, block)`, and the
-//! plan withholds every item whose key is at most its level. The level is found on the record
-//! as it grew: each time the record's growth crossed a step of the budget, the items of the
-//! record as it was then were taken oldest first, class by class, until they freed that many
-//! steps; the level is the furthest of those. A record that grows keeps every earlier crossing,
-//! so what is withheld only grows, and it changes only when a new step is crossed.
+//! plan withholds every item whose key is at most its level, and the items it lets go of
+//! alone. Both are found on the record as it grew: each time the record's growth crossed a step
+//! of the budget, what was still missing was freed by the items of the record as it was then:
+//! by one item alone when one frees it all (the first in order that does: one large paste goes,
+//! and every tool output stays); else by taking them oldest first, class by class, which moves
+//! the level. A record that grows
+//! keeps every earlier crossing, so what is withheld only grows, and it changes only when a new
+//! step is crossed.
 
 use super::Budget;
 use crate::cost::Withheld;
@@ -62,8 +65,11 @@ pub(crate) struct Plan {
     lead: usize,
     /// Every item, in key order.
     items: Vec<Item>,
-    /// The key of the last item withheld.
+    /// The key of the last item withheld in order.
     level: Option<Key>,
+    /// The items past the level withheld alone, in key order: never a whole message (those go
+    /// oldest first, after the lead).
+    alone: Vec<Key>,
     /// The outputs of the rounds in flight above the floor, oldest first, and how many of
     /// them are withheld.
     rounds: Vec<RoundOutput>,
@@ -114,6 +120,7 @@ impl Plan {
             lead,
             items,
             level: None,
+            alone: Vec::new(),
             rounds,
             rounds_withheld,
             step,
@@ -142,25 +149,50 @@ impl Plan {
                 usize::try_from(step).unwrap_or(usize::MAX),
             ) as u64;
             if target > target_before {
-                self.level = self.level.max(self.greedy(length, target));
+                self.free(length, target);
                 target_before = target;
             }
         }
     }
 
-    /// The key of the last item to withhold, taking the items of the first `length` messages
-    /// in order until they free `target` tokens, or all of them.
-    fn greedy(&self, length: usize, target: u64) -> Option<Key> {
-        let mut freed = 0u64;
-        let mut last = None;
-        for item in self.items.iter().filter(|item| item.key.1 < length) {
-            freed = freed.saturating_add(item.savings);
-            last = Some(item.key);
-            if freed >= target {
+    /// Withholds what the first `length` messages must free for `target` tokens to be freed
+    /// among them: nothing more when what is withheld frees it; else one item alone, the
+    /// first in order that frees what is missing by itself (so that one large paste goes and
+    /// every tool output stays: the level would take every item of the classes before it);
+    /// else the items in order, past the level, until it is freed.
+    fn free(&mut self, length: usize, target: u64) {
+        let among = |item: &&Item| item.key.1 < length;
+        let freed: u64 = self
+            .items
+            .iter()
+            .filter(among)
+            .filter(|item| self.withholds(item.key))
+            .map(|item| item.savings)
+            .sum();
+        let Some(missing) = target.checked_sub(freed).filter(|missing| *missing > 0) else {
+            return;
+        };
+        let alone = self.items.iter().filter(among).find(|item| {
+            item.key.0 != Class::Message && !self.withholds(item.key) && item.savings >= missing
+        });
+        if let Some(item) = alone {
+            let at = self.alone.partition_point(|key| *key < item.key);
+            self.alone.insert(at, item.key);
+            return;
+        }
+        let mut in_order = (0u64, None);
+        for item in self
+            .items
+            .iter()
+            .filter(among)
+            .filter(|item| !self.withholds(item.key))
+        {
+            in_order = (in_order.0.saturating_add(item.savings), Some(item.key));
+            if in_order.0 >= missing {
                 break;
             }
         }
-        last
+        self.level = self.level.max(in_order.1);
     }
 
     /// Withholds further, past the level, until `more` tokens are freed (at least a step, so
@@ -183,7 +215,11 @@ impl Plan {
         let level = self.level;
         let mut freed = 0u64;
         let mut last = None;
-        for item in self.items.iter().filter(|item| Some(item.key) > level) {
+        for item in self
+            .items
+            .iter()
+            .filter(|item| Some(item.key) > level && self.alone.binary_search(&item.key).is_err())
+        {
             freed = freed.saturating_add(item.savings);
             last = Some(item.key);
             if freed >= target {
@@ -200,7 +236,7 @@ impl Plan {
     }
 
     fn withholds(&self, key: Key) -> bool {
-        Some(key) <= self.level
+        Some(key) <= self.level || self.alone.binary_search(&key).is_ok()
     }
 
     /// Whether the output, input, reasoning or user text of this block is withheld (in a
@@ -263,6 +299,9 @@ impl Plan {
             let (class, message, _) = item.key;
             if !self.withholds(item.key) || !kept(message) {
                 continue;
+            }
+            if self.alone.binary_search(&item.key).is_ok() && Some(item.key) > self.level {
+                withheld.alone += 1;
             }
             match class {
                 Class::Output => withheld.outputs += 1,
