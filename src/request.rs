@@ -65,6 +65,38 @@ impl Request {
     pub fn url(&self) -> String {
         format!("{}{}", self.base_url, self.path)
     }
+
+    /// The headers to send with the caller's key put where [`auth`](Self::auth) says:
+    /// [`headers`](Self::headers), then `authorization: Bearer KEY`, `x-api-key: KEY` or
+    /// `x-goog-api-key: KEY`. For [`Auth::Sigv4`] no header carries the key: an AWS SigV4
+    /// signer signs the request as sent (the crate does no I/O and no signing), and these are
+    /// the headers it signs.
+    ///
+    /// ```
+    /// use transcript_replay::{Provider, Turn};
+    ///
+    /// let anthropic: Provider = "anthropic".parse().unwrap();
+    /// let request = anthropic.request(&Turn::new(&[]).model("claude-sonnet-4-5"));
+    /// let headers = request.headers_with_key("sk-ant-1");
+    /// assert!(headers.contains(&("x-api-key".to_owned(), "sk-ant-1".to_owned())));
+    /// let openai: Provider = "openai".parse().unwrap();
+    /// let headers = openai.request(&Turn::new(&[])).headers_with_key("sk-1");
+    /// assert_eq!(headers.last().unwrap(), &("authorization".to_owned(), "Bearer sk-1".to_owned()));
+    /// ```
+    pub fn headers_with_key(&self, key: &str) -> Vec<(String, String)> {
+        let mut headers: Vec<(String, String)> = self
+            .headers
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), value.clone()))
+            .collect();
+        match self.auth {
+            Auth::Bearer => headers.push(("authorization".to_owned(), format!("Bearer {key}"))),
+            Auth::XApiKey => headers.push(("x-api-key".to_owned(), key.to_owned())),
+            Auth::XGoogApiKey => headers.push(("x-goog-api-key".to_owned(), key.to_owned())),
+            Auth::Sigv4 => {}
+        }
+        headers
+    }
 }
 
 /// Where the caller's key goes: the one thing about credentials a [`Request`] says.

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Between `// loop: begin` and `// loop: end` is what a user hand-writes: the request, the
-//! streamed reply, the tool rounds, the stored turn, and the failures a loop acts on, each
+//! streamed reply, the tool rounds, the stored turn, compaction (asked of Anthropic and
+//! Responses, the runtime's own summary elsewhere), and the failures a loop acts on, each
 //! asked the same questions through `Failure` (a context window overflow refitted with
 //! `Turn::refit`, a rate limit waited out, a cut stream sent again). Everything else (the canned server, its streams and errors, the fake tools, the
 //! stored history) is test data, in `agent_loop/canned.rs`. The loop's hand-written lines are
@@ -48,7 +49,7 @@ pub(crate) fn main() -> Result<(), Box<dyn std::error::Error>> {
 use std::error::Error;
 use std::time::Duration;
 use transcript_replay::{
-    Auth, Budget, Delta, Failure, Priced, Provider, Reasoning, Reply, Request, StoredMessage, Tool,
+    Budget, Compaction, Delta, Failure, Priced, Provider, Reasoning, Reply, StoredMessage, Tool,
     ToolOutput, Turn,
 };
 
@@ -77,6 +78,7 @@ const API_KEY: &str = "sk-from-your-secret-store";
 const WINDOW: u64 = 200_000;
 const MAX_OUTPUT: u32 = 4_096;
 const MAX_REQUESTS: usize = 12;
+const COMPACT_AT: u64 = 150_000;
 
 fn model_for(provider: Provider) -> &'static str {
     match provider {
@@ -114,6 +116,20 @@ pub(crate) fn agent_turn(
     if matches!(provider, Provider::Anthropic | Provider::OpenAiResponses) {
         tools.push(Tool::web_search()); // run by the provider: its results come in the reply
     }
+    // Compaction: the provider's own where it has one; elsewhere a summary replaces the history.
+    let provider_compacts = matches!(provider, Provider::Anthropic | Provider::OpenAiResponses);
+    let sized = Turn::new(history.as_slice())
+        .model(model)
+        .max_output(MAX_OUTPUT);
+    let size = provider.estimate(&sized, provider.image_tokens_for(model))?;
+    if !provider_compacts && size.anchored_tokens().unwrap_or(size.tokens()) > COMPACT_AT {
+        let summary = sized.summary_request();
+        let request = provider.request(&summary);
+        let body = provider.body(&summary)?.to_json()?;
+        let response = send(&request.url(), &request.headers_with_key(API_KEY), body);
+        let reply = read_reply(provider, &response, &mut log.shown)?;
+        history.push(StoredMessage::compaction(&reply));
+    }
     let mut turn = Turn::new(history.as_slice())
         .instructions("You are a careful coding agent.")
         .live(&live)
@@ -123,12 +139,15 @@ pub(crate) fn agent_turn(
         .reasoning(Reasoning::Low)
         .stream(true)
         .budget(Budget::window(WINDOW, provider.image_tokens_for(model)));
+    if provider_compacts {
+        turn = turn.compaction(Compaction::at(COMPACT_AT));
+    }
     for _ in 0..MAX_REQUESTS {
         let request = provider.request(&turn);
         let body = provider.body(&turn)?.to_json()?;
         log.requests
             .push(format!("{} {}", request.method, request.path));
-        let response = send(&request.url(), &headers(&request)?, body);
+        let response = send(&request.url(), &request.headers_with_key(API_KEY), body);
         let reply = match read_reply(provider, &response, &mut log.shown) {
             Ok(reply) => reply,
             Err(failure) => {
@@ -144,12 +163,9 @@ pub(crate) fn agent_turn(
                 continue;
             }
         };
-        if !reply.incomplete_calls().is_empty() {
-            return Err(format!(
-                "calls cut off by max_output: {:?}",
-                reply.incomplete_calls()
-            )
-            .into());
+        let cut = reply.incomplete_calls();
+        if !cut.is_empty() {
+            return Err(format!("calls cut off by max_output: {cut:?}").into());
         }
         let outputs: Vec<ToolOutput> = (reply.calls().iter())
             .map(|call| match run_tool(call.name, call.input.as_str()) {
@@ -166,21 +182,6 @@ pub(crate) fn agent_turn(
         log.rounds += 1;
     }
     Err(format!("{provider}: no answer after {MAX_REQUESTS} requests").into())
-}
-
-/// The headers to send: the provider's, and the key where it goes.
-fn headers(request: &Request) -> Result<Vec<(String, String)>, Box<dyn Error>> {
-    let mut headers: Vec<(String, String)> = (request.headers.iter())
-        .map(|(name, value)| (name.to_string(), value.clone()))
-        .collect();
-    match request.auth {
-        Auth::Bearer => headers.push(("authorization".into(), format!("Bearer {API_KEY}"))),
-        Auth::XApiKey => headers.push(("x-api-key".into(), API_KEY.into())),
-        Auth::XGoogApiKey => headers.push(("x-goog-api-key".into(), API_KEY.into())),
-        Auth::Sigv4 => {} // signed over method, path, headers and body by an AWS SigV4 signer
-        _ => return Err(format!("no signer for {:?}", request.auth).into()),
-    }
-    Ok(headers)
 }
 
 /// The reply: the provider's error, or its stream read as it comes, its text shown.

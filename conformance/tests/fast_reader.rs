@@ -461,8 +461,13 @@ fn broken(text: &str, how: u8, at: usize, byte: u8) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// The record with each unknown block's text as serde_json writes what it says.
+/// The record with each unknown block's text as serde_json writes what it says, and without
+/// the keys this version does not read (the speller adds some; both readers keep them alike,
+/// which `same_reading` checks).
 fn canonical(mut record: Vec<StoredMessage>) -> Vec<StoredMessage> {
+    for message in &mut record {
+        message.unknown = Default::default();
+    }
     for block in record.iter_mut().flat_map(|message| &mut message.blocks) {
         if let Block::Unknown { json, .. } = block {
             *json = serde_json::from_str::<serde_json::Value>(json)

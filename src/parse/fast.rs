@@ -24,14 +24,22 @@ pub(super) fn read(json: &str) -> Option<Vec<StoredMessage>> {
         text: json,
         at: 0,
         scratch: Vec::new(),
+        unknown_keys: false,
     };
-    let record = match reader.next()? {
+    let mut record = match reader.next()? {
         b'[' => reader.messages()?,
         b'{' => reader.file()?,
         _ => return None,
     };
     reader.skip_space();
-    (reader.at == json.len()).then_some(record)
+    if reader.at != json.len() {
+        return None;
+    }
+    // Keys this version does not read are kept, read again only when there are some.
+    if reader.unknown_keys {
+        super::outlive::keep_unknown_keys(json, &mut record);
+    }
+    Some(record)
 }
 
 /// The text of the JSON string `quoted` (quotes included), unescaped, or `None` when the
@@ -41,6 +49,7 @@ pub(super) fn quoted_string(quoted: &str) -> Option<String> {
         text: quoted,
         at: 0,
         scratch: Vec::new(),
+        unknown_keys: false,
     };
     let text = reader.string()?;
     (reader.at == quoted.len()).then_some(text)
@@ -51,6 +60,8 @@ struct Reader<'a> {
     at: usize,
     /// Where a string with escapes is unescaped, reused from string to string.
     scratch: Vec<u8>,
+    /// Whether a message or a block has a key this version does not read.
+    unknown_keys: bool,
 }
 
 /// A known field of a block, as read before the block's type is known: only the two kinds
@@ -349,8 +360,11 @@ impl<'a> Reader<'a> {
                 };
                 put(&mut timestamp, value)
             }
-            // A key this version does not read is kept by the serde reader.
-            _ => None,
+            // A key this version does not read: kept once the record is read.
+            _ => {
+                reader.unknown_keys = true;
+                reader.skip_value()
+            }
         })?;
         Some(StoredMessage {
             role: role?,
@@ -469,8 +483,11 @@ impl<'a> Reader<'a> {
                 "cited_text" => &mut fields.cited_text,
                 "summary" => &mut fields.summary,
                 "provider" => &mut fields.provider,
-                // A key this version does not read is kept by the serde reader.
-                _ => return None,
+                // A key this version does not read: kept once the record is read.
+                _ => {
+                    reader.unknown_keys = true;
+                    return reader.skip_value();
+                }
             };
             let field = match reader.next()? {
                 b'"' => Field::String(reader.string()?),
