@@ -310,28 +310,6 @@ impl Provider {
         (self.surface().read_error_with_headers)(self, status, &pairs, body)
     }
 
-    /// Reads this provider's error response with its HTTP status and the response's headers:
-    /// [`read_error`](Self::read_error), which takes the headers in any form.
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use std::time::Duration;
-    /// use transcript_replay::Provider;
-    ///
-    /// let error = Provider::Anthropic.read_error_with_headers(429, &[("retry-after", "17")],
-    ///     r#"{"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}}"#);
-    /// assert_eq!(error.retry_after, Some(Duration::from_secs(17)));
-    /// ```
-    #[deprecated(note = "`read_error` takes the headers, as any pairs of a name and a value")]
-    pub fn read_error_with_headers(
-        self,
-        status: u16,
-        headers: &[(&str, &str)],
-        body: &str,
-    ) -> ProviderError {
-        self.read_error(status, headers, body)
-    }
-
     /// The provider's documented image limits, which its `render` and `body` apply unless
     /// a [`Turn`] gives its own ([`Turn::limits`]).
     ///

@@ -51,7 +51,7 @@ impl Fault {
 /// What kind of failure ended a stream.
 ///
 /// ```
-/// use transcript_replay::{gemini, StreamErrorKind};
+/// use transcript_replay::{errors::StreamErrorKind, gemini};
 ///
 /// let mut reader = gemini::stream();
 /// let error = reader.feed(b"data: {\"error\": {\"code\": 503, \"message\": \"The model is overloaded.\", \"status\": \"UNAVAILABLE\"}}\n\n").unwrap_err();
@@ -84,7 +84,7 @@ pub enum StreamErrorKind {
 /// cannot be stored by mistake.
 ///
 /// ```
-/// use transcript_replay::{anthropic, ErrorKind, StreamErrorKind};
+/// use transcript_replay::{anthropic, errors::ErrorKind, errors::StreamErrorKind};
 ///
 /// let mut reader = anthropic::stream();
 /// reader.feed(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[],\"usage\":{\"input_tokens\":3}}}\n\n")?;
@@ -123,7 +123,7 @@ impl StreamError {
     ///
     /// ```
     /// let error = transcript_replay::openai::stream().finish().unwrap_err();
-    /// assert_eq!(error.kind(), transcript_replay::StreamErrorKind::Cut);
+    /// assert_eq!(error.kind(), transcript_replay::errors::StreamErrorKind::Cut);
     /// ```
     pub fn kind(&self) -> StreamErrorKind {
         match self.0.failure {
@@ -184,12 +184,6 @@ impl StreamError {
     /// ```
     pub fn retry_after(&self) -> Option<std::time::Duration> {
         self.provider_error().and_then(ProviderError::retry_after)
-    }
-
-    /// Whether sending the request again may succeed: [`is_retryable`](Self::is_retryable).
-    #[deprecated(note = "spelled `is_retryable`, as on every error of the crate")]
-    pub fn retryable(&self) -> bool {
-        self.is_retryable()
     }
 
     /// The provider's error, when it sent one: its kind, its message, whether a retry can
