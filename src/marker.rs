@@ -14,10 +14,10 @@
 //!
 //! # Guarantees
 //!
-//! - **The exact prose and markers**, byte for byte (`tests/replay_golden.rs`,
-//!   `tests/render_golden.rs`).
+//! - **The exact prose and markers**, byte for byte (`tests/spec/replay_golden.rs`,
+//!   `tests/spec/render_golden.rs`).
 //! - **No forged markers**: media types that try to forge a marker are escaped
-//!   (`conformance/tests/adversarial.rs`).
+//!   (`conformance/tests/conformance/adversarial.rs`).
 
 use std::fmt::{self, Write as _};
 

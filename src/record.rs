@@ -11,21 +11,21 @@
 //!
 //! - **No panic.** [`parse_record`](crate::parse_record) returns a value or an
 //!   [`Error`](crate::RecordError) for any text, including arbitrary strings and records damaged at
-//!   any byte (`conformance/tests/replay_invariants.rs`; the fuzz target, `fuzz/`).
+//!   any byte (`conformance/tests/conformance/replay_invariants.rs`; the fuzz target, `fuzz/`).
 //! - **The store's formatting does not reach the model**: a tool input stored as a JSON value
 //!   replays the same bytes whether it was written compactly or pretty-printed, and reads
-//!   back as the same value (`conformance/tests/compact_input.rs`, `tests/lenient_reading.rs`).
+//!   back as the same value (`conformance/tests/conformance/compact_input.rs`, `tests/spec/lenient_reading.rs`).
 //! - **Lossless records**: a record written back, with serde or as a conversation file
 //!   ([`write_record`](crate::write_record)), reads back equal, and a tool input keeps the form
-//!   it was stored in (`conformance/tests/record_round_trip.rs`, `tests/conversation_file.rs`,
-//!   `tests/lenient_reading.rs`).
+//!   it was stored in (`conformance/tests/conformance/record_round_trip.rs`, `tests/spec/conversation_file.rs`,
+//!   `tests/spec/lenient_reading.rs`).
 //! - **Errors that say where and what**, lowercase and without a trailing period, for every
-//!   kind of bad record, including nesting 10,000 levels deep (`tests/parse_errors.rs`,
-//!   `conformance/tests/adversarial.rs`).
+//!   kind of bad record, including nesting 10,000 levels deep (`tests/spec/parse_errors.rs`,
+//!   `conformance/tests/conformance/adversarial.rs`).
 //! - **Hostile records**: NUL and control characters in every string, media types that try to
 //!   forge a marker, lone surrogates, wrong types, a 100 MB tool output, a record of 1,000,000
 //!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
-//!   trailing bits (`conformance/tests/adversarial.rs`).
+//!   trailing bits (`conformance/tests/conformance/adversarial.rs`).
 
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 

@@ -59,9 +59,9 @@
 //! accept text/plain]`. A tool's files ([`ToolOutput::with_file`](crate::ToolOutput::with_file))
 //! go in the result where the provider takes them there, else after the results, as its images
 //! do. A file is priced by what its own bytes say ([`file_tokens`](crate::cost::file_tokens)).
-//! Checked byte for byte by `tests/file_golden.rs`, and against the pinned schemas with
-//! generated records that carry files (`conformance/tests/render_schemas.rs`,
-//! `conformance/tests/body_schemas.rs`).
+//! Checked byte for byte by `tests/spec/file_golden.rs`, and against the pinned schemas with
+//! generated records that carry files (`conformance/tests/conformance/render_schemas.rs`,
+//! `conformance/tests/conformance/body_schemas.rs`).
 //!
 //! # The known risk: imitation
 //!
@@ -80,15 +80,15 @@
 //!   test below).
 //! - **One wire message per stored message** (and one for what a compaction replaced), in
 //!   order, roles mapped, no tool role
-//!   (`conformance/tests/replay_invariants.rs`, `tests/replay_golden.rs`); one provider message
-//!   per wire message but hoisted system messages and merged turns (`tests/render_golden.rs`).
+//!   (`conformance/tests/conformance/replay_invariants.rs`, `tests/spec/replay_golden.rs`); one provider message
+//!   per wire message but hoisted system messages and merged turns (`tests/spec/render_golden.rs`).
 //! - **Nothing silently dropped**: every block but an empty text yields exactly one piece or
-//!   one image (`conformance/tests/replay_invariants.rs`); content is never empty.
+//!   one image (`conformance/tests/conformance/replay_invariants.rs`); content is never empty.
 //! - **Blind means blind**: with [`Vision::Blind`] no image data appears anywhere in the output,
-//!   and image data never appears in any text (`conformance/tests/replay_invariants.rs`).
+//!   and image data never appears in any text (`conformance/tests/conformance/replay_invariants.rs`).
 //! - **Byte-stable**: the same record and flag give the same bytes; the flag changes nothing
-//!   for a record without images (`conformance/tests/replay_invariants.rs`,
-//!   `conformance/tests/render_images.rs`).
+//!   for a record without images (`conformance/tests/conformance/replay_invariants.rs`,
+//!   `conformance/tests/conformance/render_images.rs`).
 //!
 //! Replay's cost against a clone of the record, and against serializing it, is on the
 //! repository's `BENCHMARKS.md`.

@@ -25,7 +25,7 @@
 //! The seam costs the cache one turn. The next turn's first body begins with every byte of the
 //! turn's last body up to its first round, and writes the rounds again as prose: at most the
 //! one turn just finished, whatever the history's length (measured by
-//! `conformance/tests/turn_seam.rs`; its figures are on the repository's `BENCHMARKS.md`). The
+//! `conformance/tests/conformance/turn_seam.rs`; its figures are on the repository's `BENCHMARKS.md`). The
 //! trade is deliberate: a stored turn that kept native ids and signatures would be carried
 //! whole, and would fail the next request whenever the turn was cut short or the model
 //! changed.
@@ -38,12 +38,12 @@
 //!   provider's full pinned schema, keeps each reply's own content byte for byte, links every
 //!   call to exactly one result in the calls' order, sends back no made id, and sends every
 //!   tool image natively, priced as an image, or as its marker
-//!   (`conformance/tests/round_schemas.rs`).
+//!   (`conformance/tests/conformance/round_schemas.rs`).
 //! - Golden rounds and tool declarations for all five providers, byte for byte, and an error
 //!   for every output that answers no call, is missing or given twice
-//!   (`tests/round_golden.rs`, `tests/tool_declarations.rs`, `tests/round_linkage.rs`).
-//! - The stored turn, and its prose in the next turn (`tests/stored_turn.rs`,
-//!   `conformance/tests/turn_seam.rs`).
+//!   (`tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs`, `tests/spec/round_linkage.rs`).
+//! - The stored turn, and its prose in the next turn (`tests/spec/stored_turn.rs`,
+//!   `conformance/tests/conformance/turn_seam.rs`).
 
 use crate::errors::body::{BodyError, Kind};
 use crate::file::{File, ToolFile};

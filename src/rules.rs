@@ -319,15 +319,15 @@ impl TurnRole {
 /// are kept]`, or `... Anthropic takes at most 20 images a request when any is over 2000x2000
 /// pixels, and the newest are kept]`. Limits count the base64 text, not the decoded bytes:
 /// Anthropic counts the base64 text, and for the others the check then holds however the
-/// server counts. Checked by `conformance/tests/render_images.rs` and
-/// `conformance/tests/image_withholding.rs`.
+/// server counts. Checked by `conformance/tests/conformance/render_images.rs` and
+/// `conformance/tests/conformance/image_withholding.rs`.
 ///
 /// Where the provider's data limit is the whole request's (Anthropic's 32 MB request size,
 /// Gemini's 100 MB of inline data), [`base64_len_per_request`](ImageLimits::base64_len_per_request)
 /// is one budget for the request's images and files together, newest first, whatever their
 /// kind: `... Gemini takes at most 100 MB of image and file data a request, and the newest
 /// are kept]` once the record has both. The counts and PDF pages stay each kind's own.
-/// Checked by `tests/request_limits.rs` and `conformance/tests/request_limits.rs`.
+/// Checked by `tests/spec/request_limits.rs` and `conformance/tests/conformance/request_limits.rs`.
 ///
 /// # Withholding in steps
 ///
@@ -340,7 +340,7 @@ impl TurnRole {
 /// withheld it first, whichever limits come to bind later. A step never reaches past what a
 /// limit lets through: the newest image that fits every limit alone is never withheld, and
 /// with the default steps at least four fifths of the newest that fit a limit stay. In
-/// `conformance/tests/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
+/// `conformance/tests/conformance/prompt_cache.rs`, on 80 turns with a screenshot in one tool round of
 /// three, steps of 20 read 0.859 of the history from a simulated cache, and withholding one
 /// image at a time 0.322.
 ///

@@ -29,7 +29,7 @@ use crate::image::symbol_value;
 ///   size, no pixel limit can apply.
 ///
 /// The neutral replay stays faithful to the record: this is the renderers' job. Checked by
-/// `conformance/tests/render_images.rs` and `conformance/tests/adversarial.rs` (crafted
+/// `conformance/tests/conformance/render_images.rs` and `conformance/tests/conformance/adversarial.rs` (crafted
 /// headers).
 ///
 /// ```

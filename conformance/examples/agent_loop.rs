@@ -11,7 +11,7 @@
 //! asked the same questions through `Failure` (a context window overflow refitted with
 //! `Turn::refit`, a rate limit waited out, a cut stream sent again). Everything else (the canned server, its streams and errors, the fake tools, the
 //! stored history) is test data, in `agent_loop/canned.rs`. The loop's hand-written lines are
-//! counted by `conformance/tests/agent_loop.rs`, which runs the same code.
+//! counted by `conformance/tests/conformance/agent_loop.rs`, which runs the same code.
 
 #[path = "agent_loop/canned.rs"]
 pub(crate) mod canned;

@@ -62,10 +62,10 @@
 //! | adjacent turns of one role | kept (the server merges them) |
 //! | content | always an array of blocks |
 //!
-//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
-//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
-//! `CreateMessageParams` schema and each rule above), `conformance/tests/render_images.rs`
-//! (roles, formats, sizes, limits) and `conformance/tests/prompt_cache.rs` (breakpoints).
+//! Checked by `tests/spec/render_golden.rs` and `tests/spec/body_golden.rs` (byte for byte),
+//! `conformance/tests/conformance/render_schemas.rs` and `conformance/tests/conformance/body_schemas.rs` (the pinned
+//! `CreateMessageParams` schema and each rule above), `conformance/tests/conformance/render_images.rs`
+//! (roles, formats, sizes, limits) and `conformance/tests/conformance/prompt_cache.rs` (breakpoints).
 //!
 //! # Tools and the round in flight
 //!
@@ -77,8 +77,8 @@
 //! | the results | a `user` turn of `tool_result` blocks (`tool_use_id`, `content`, `is_error` when the tool failed), in the calls' order; images as `image` blocks in the result; a blank output has no `content` |
 //! | caching | with [`Turn::cache`](crate::Turn::cache), `cache_control` on the last result of the last round (at most four breakpoints with S and the history's) |
 //!
-//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
-//! `conformance/tests/round_schemas.rs`.
+//! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs` and
+//! `conformance/tests/conformance/round_schemas.rs`.
 
 mod error;
 mod params;

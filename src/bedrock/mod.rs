@@ -61,9 +61,9 @@
 //! | adjacent turns of one role | merged into one turn |
 //! | content | always an array of blocks; `cachePoint` blocks with [`Turn::cache`](crate::Turn::cache) |
 //!
-//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
-//! `conformance/tests/body_schemas.rs` (the pinned service model's `ConverseRequest` shapes,
-//! with a small shape validator, and each rule above) and `conformance/tests/render_images.rs`.
+//! Checked by `tests/spec/render_golden.rs` and `tests/spec/body_golden.rs` (byte for byte),
+//! `conformance/tests/conformance/body_schemas.rs` (the pinned service model's `ConverseRequest` shapes,
+//! with a small shape validator, and each rule above) and `conformance/tests/conformance/render_images.rs`.
 //!
 //! # Tools and the round in flight
 //!
@@ -76,8 +76,8 @@
 //! | caching | with [`Turn::cache`](crate::Turn::cache), a `cachePoint` after the last result of the last round |
 //! | rounds need tools | "The toolConfig field must be defined when using toolUse and toolResult content blocks" (<https://github.com/langgenius/dify/issues/16421>): rounds without declared tools are an error |
 //!
-//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs`, `tests/round_linkage.rs`
-//! and `conformance/tests/round_schemas.rs` (the service model's shapes).
+//! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs`, `tests/spec/round_linkage.rs`
+//! and `conformance/tests/conformance/round_schemas.rs` (the service model's shapes).
 //!
 //! # What a reply carries, kept
 //!
@@ -88,7 +88,7 @@
 //! | any other block (`guardContent`, `document`, ...) | `[Not kept: Bedrock {type} content]`, listed by [`Reply::not_kept`](crate::Reply::not_kept) | as it came |
 //!
 //! A stream gives the same [`Reply`](crate::Reply) as the whole body of the same response, in
-//! any chunking. Checked by `conformance/tests/not_kept.rs`.
+//! any chunking. Checked by `conformance/tests/conformance/not_kept.rs`.
 
 mod error;
 mod params;

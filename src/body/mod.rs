@@ -88,8 +88,8 @@ pub(crate) use crate::errors::body::Kind;
 /// <https://github.com/langfuse/langfuse/issues/10513>). Where the crate cannot meet a rule
 /// without inventing content, the provider's `body` returns a [`BodyError`] that says which
 /// rule, never a request the provider rejects. Each provider module lists what was found
-/// about its rules, with sources. Checked by `conformance/tests/body_schemas.rs` over
-/// generated records, and byte for byte by `tests/body_golden.rs`.
+/// about its rules, with sources. Checked by `conformance/tests/conformance/body_schemas.rs` over
+/// generated records, and byte for byte by `tests/spec/body_golden.rs`.
 ///
 /// # Tool screenshots
 ///
@@ -113,7 +113,7 @@ pub(crate) use crate::errors::body::Kind;
 /// longer record R' that begins with R, the body for R' begins with every byte of the body for
 /// R up to the start of the provider turn that carries R's last stored message: the caller's
 /// fields, the system text and every earlier turn, whatever the live turns were
-/// (`conformance/tests/append_stability.rs`). What changes that prefix: a different vision
+/// (`conformance/tests/conformance/append_stability.rs`). What changes that prefix: a different vision
 /// flag, instructions, preamble or fields, and the set of withheld images, which changes when a
 /// request limit first binds and then once per step ([`ImageLimits::withholding_step`]).
 /// OpenAI and Gemini cache a prefix by themselves (for OpenAI, pass a `prompt_cache_key` in
@@ -584,7 +584,7 @@ impl<'a> Turn<'a> {
     /// the same places. OpenAI and Gemini cache a request's prefix by themselves: for them
     /// this changes nothing.
     ///
-    /// `conformance/tests/prompt_cache.rs` simulates Anthropic's documented cache on agent
+    /// `conformance/tests/conformance/prompt_cache.rs` simulates Anthropic's documented cache on agent
     /// conversations of 60 turns, each adding up to 40 blocks (tool rounds, some with
     /// screenshots): after the first turn, 0.965 to 0.968 of the history's bytes are read from
     /// the cache (three seeds); the rest is what each turn added.
@@ -794,8 +794,8 @@ impl<'a> Turn<'a> {
     /// with everything a budget may withhold withheld, 4049 over the budget of 1000: round 1
     /// in flight 5037, what is left of the history 12`).
     ///
-    /// Tests: `tests/fit_golden.rs` (the markers, rounds, long user texts and refusals, byte
-    /// for byte) and `conformance/tests/fit_budget.rs` (fits, oldest first class by class,
+    /// Tests: `tests/spec/fit_golden.rs` (the markers, rounds, long user texts and refusals, byte
+    /// for byte) and `conformance/tests/conformance/fit_budget.rs` (fits, oldest first class by class,
     /// valid for the provider, and what is withheld only grows as the record grows, with
     /// stored system messages mid-record, on all five providers).
     ///

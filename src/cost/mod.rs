@@ -7,12 +7,12 @@
 //!
 //! - **Exact costs** ([`Priced`]): an estimate's bytes equal the serialized bytes of every
 //!   generated body and fragment, and each message's bytes its own JSON
-//!   (`conformance/tests/estimate_bytes.rs`).
-//! - Image tokens reproduce the providers' worked examples (`tests/estimate.rs`).
+//!   (`conformance/tests/conformance/estimate_bytes.rs`).
+//! - Image tokens reproduce the providers' worked examples (`tests/spec/estimate.rs`).
 //! - The text estimate stays within the bounds of its table on texts its fit never saw
-//!   (`conformance/tests/text_estimate.rs`), and on any text is at least a token, never falls
+//!   (`conformance/tests/conformance/text_estimate.rs`), and on any text is at least a token, never falls
 //!   as text is added, and never exceeds two tokens a byte
-//!   (`conformance/tests/text_estimate_bounds.rs`).
+//!   (`conformance/tests/conformance/text_estimate_bounds.rs`).
 //!
 //! How close the estimate comes to `o200k_base`, and what it costs to compute, is on the
 //! repository's `BENCHMARKS.md`.
@@ -331,7 +331,7 @@ impl Of {
 /// # Image tokens
 ///
 /// Priced by a rule per model family, as data with its source and date ([`IMAGE_TOKENS`];
-/// look one up with [`image_tokens`], or make your own [`ImageTokens`]). `tests/estimate.rs`
+/// look one up with [`image_tokens`], or make your own [`ImageTokens`]). `tests/spec/estimate.rs`
 /// reproduces each provider's worked examples.
 ///
 /// | family | rule | source |

@@ -9,7 +9,7 @@
 //! each named where it was with the bytes it stood for, and fits: a pure function of the
 //! record, the live turn and the budget, in steps (a tenth of the budget by default), so that
 //! the prompt cache survives. The fitted body is rewritten once per step of growth, where a
-//! newest-first sliding window rewrites it on most turns (`conformance/tests/fit_stability.rs`;
+//! newest-first sliding window rewrites it on most turns (`conformance/tests/conformance/fit_stability.rs`;
 //! its figures, and what fitting costs, on the repository's `BENCHMARKS.md`). Why:
 //! `docs/design.md#fitting` in the repository.
 //!
@@ -22,9 +22,9 @@
 //!   the live turn, validates against the pinned schemas, reports exactly what it withheld,
 //!   and is the unbudgeted body byte for byte when the record fits; as a record grows, what
 //!   is withheld only grows, on all five providers, with stored system messages mid-record
-//!   (`conformance/tests/fit_budget.rs`).
+//!   (`conformance/tests/conformance/fit_budget.rs`).
 //! - Golden fitted bodies for all five providers, a round's output withheld when it does not
-//!   fit, an old paste withheld before whole messages go (`tests/fit_golden.rs`).
+//!   fit, an old paste withheld before whole messages go (`tests/spec/fit_golden.rs`).
 
 mod plan;
 

@@ -61,10 +61,10 @@
 //! | adjacent turns of one role | merged into one turn |
 //! | content | parts, `{"text"}` and `{"inlineData"}` |
 //!
-//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
-//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
+//! Checked by `tests/spec/render_golden.rs` and `tests/spec/body_golden.rs` (byte for byte),
+//! `conformance/tests/conformance/render_schemas.rs` and `conformance/tests/conformance/body_schemas.rs` (the pinned
 //! `GenerateContentRequest` schema, roles, camelCase keys, one data field a part, alternation),
-//! and `conformance/tests/render_images.rs`.
+//! and `conformance/tests/conformance/render_images.rs`.
 //!
 //! # Tools and the round in flight
 //!
@@ -75,8 +75,8 @@
 //! | the reply | a `model` content of its parts as they came, each `thoughtSignature` beside its function call (Gemini 3 answers 400 without it in the current turn, <https://discuss.ai.google.dev/t/openai-api-compatibility-broken-due-to-thought-signature-on-gemini-3-pro-preview/109823>), a server tool's `toolCall` and `toolResponse` among them, members in order ("Return all parts exactly as received", <https://ai.google.dev/gemini-api/docs/tool-combination>) |
 //! | the results | a `user` content of `functionResponse` parts (`id` only when the call came with one, `name`, `response: {"output"}` or `{"error"}`), in the calls' order; the images after them as `inlineData` parts, each after `[Image from the result of {name}]` |
 //!
-//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
-//! `conformance/tests/round_schemas.rs`.
+//! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs` and
+//! `conformance/tests/conformance/round_schemas.rs`.
 
 mod enums;
 mod error;

@@ -63,7 +63,7 @@ const UNESCAPED: &str = "$transcript_replay::Unescaped";
 /// character): an image's checked base64 data, or a data URL of it with its checked media
 /// type. serde_json writes it as the string it is; this writer copies it without scanning.
 /// Only an image that replay or a round has checked ([`unseen`](crate::replay::unseen)) is
-/// ever wrapped, and the equality tests (`conformance/tests/json_writer.rs`) write every
+/// ever wrapped, and the equality tests (`conformance/tests/conformance/json_writer.rs`) write every
 /// body both ways.
 pub(crate) struct Unescaped<T>(pub(crate) T);
 

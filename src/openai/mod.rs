@@ -48,10 +48,10 @@
 //! | sequencing | a body never ends on an assistant turn (there is no prefill), and has a user or assistant turn |
 //! | content | a string when it is one text part, else parts |
 //!
-//! Checked by `tests/render_golden.rs` and `tests/body_golden.rs` (byte for byte),
-//! `conformance/tests/render_schemas.rs` and `conformance/tests/body_schemas.rs` (the pinned
+//! Checked by `tests/spec/render_golden.rs` and `tests/spec/body_golden.rs` (byte for byte),
+//! `conformance/tests/conformance/render_schemas.rs` and `conformance/tests/conformance/body_schemas.rs` (the pinned
 //! `CreateChatCompletionRequest` schema and each rule above), and
-//! `conformance/tests/render_images.rs` (roles, formats, sizes, limits).
+//! `conformance/tests/conformance/render_images.rs` (roles, formats, sizes, limits).
 //!
 //! # Tools and the round in flight
 //!
@@ -63,8 +63,8 @@
 //! | the results | one `{"role": "tool", "tool_call_id", "content"}` per call, in the calls' order; an error's output is the content too (the API has no flag) |
 //! | tool images | a `tool` message takes text only: the round's images follow its results in one `user` message, each after `[Image from the result of {name} ({id})]` |
 //!
-//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
-//! `conformance/tests/round_schemas.rs`.
+//! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs` and
+//! `conformance/tests/conformance/round_schemas.rs`.
 //!
 //! # OpenAI-compatible servers
 //!
@@ -75,9 +75,9 @@
 //! differs from the table above, when the dialect says so: system text gathered into the
 //! first message, adjacent turns of one role merged, a tool's images as markers inside its
 //! result, the reply's reasoning left out of the round, its own image and file types, and
-//! fields refused. Checked by `tests/dialect_golden.rs` and
-//! `conformance/tests/dialect_rules.rs` (every dialect's bodies against the pinned schema and
-//! its rules), `conformance/tests/stream_chunking.rs` (every dialect's streams).
+//! fields refused. Checked by `tests/spec/dialect_golden.rs` and
+//! `conformance/tests/conformance/dialect_rules.rs` (every dialect's bodies against the pinned schema and
+//! its rules), `conformance/tests/conformance/stream_chunking.rs` (every dialect's streams).
 
 mod chunk;
 mod content;

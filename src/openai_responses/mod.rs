@@ -43,9 +43,9 @@
 //! messages stay in place in `input`; blank text is kept; a body never ends on an assistant
 //! turn and has a user or assistant turn; a caller's appended item without a `role` (a
 //! `function_call`, a `function_call_output`) is sent as it is and counts as no turn. Checked
-//! by `tests/render_golden.rs`, `tests/body_golden.rs`, `conformance/tests/body_schemas.rs`
+//! by `tests/spec/render_golden.rs`, `tests/spec/body_golden.rs`, `conformance/tests/conformance/body_schemas.rs`
 //! (each `input` item against the pinned `EasyInputMessage`, the body against
-//! `CreateResponse`) and `conformance/tests/render_images.rs`.
+//! `CreateResponse`) and `conformance/tests/conformance/render_images.rs`.
 //!
 //! # Tools and the round in flight
 //!
@@ -56,8 +56,8 @@
 //! | the reply | each output item as it came: `reasoning` items with their `encrypted_content`, messages, `function_call`s. Stateless (`store: false`), ask for the reasoning with the field `"include": ["reasoning.encrypted_content"]` (<https://cookbook.openai.com/examples/responses_api/reasoning_items>) |
 //! | the results | one `{"type": "function_call_output", "call_id", "output"}` per call, in the calls' order; with images, `output` is `input_text` and `input_image` parts |
 //!
-//! Checked by `tests/round_golden.rs`, `tests/tool_declarations.rs` and
-//! `conformance/tests/round_schemas.rs` (each item against its own pinned schema).
+//! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs` and
+//! `conformance/tests/conformance/round_schemas.rs` (each item against its own pinned schema).
 
 mod compact;
 mod error;

@@ -4,7 +4,7 @@
 //! `custom_tool_call_output`, `computer_call_output` (the output's first image as its
 //! screenshot; its text, other images and files in a user message right after it), `shell_call_output` (the output as stdout, exit code 1 for an error),
 //! `local_shell_call_output` and `apply_patch_call_output` (`failed` for an error), each
-//! checked against its schema in the pinned spec (`conformance/tests/not_kept.rs`). The last
+//! checked against its schema in the pinned spec (`conformance/tests/conformance/not_kept.rs`). The last
 //! three take text only: an output's images and files are the marker in its text,
 //! `[Image (...) not shown: OpenAI takes no images in a shell_call_output]`.
 

@@ -6,7 +6,7 @@
 //! type, a missing or repeated field, a number it would have to think about. [`parse_record`]
 //! then reads the text again with the serde reader, which gives the record or the error with
 //! its location. So the fast reader never decides an error, and on what it accepts it must
-//! give exactly the serde reader's record: `conformance/tests/fast_reader.rs` and the fuzz
+//! give exactly the serde reader's record: `conformance/tests/conformance/fast_reader.rs` and the fuzz
 //! target check that it does, on generated records and on any text.
 //!
 //! What it saves: serde's visitor machinery for each block, a copy of each string with an
@@ -92,6 +92,47 @@ struct Fields {
     cited_text: Option<Field>,
     summary: Option<Field>,
     provider: Option<Field>,
+}
+
+impl Fields {
+    /// How many keys of its own type the block has, beside `type`; none for a block of no
+    /// type yet, or of one this version does not read.
+    fn used(&self) -> Option<usize> {
+        let count = |present: &[bool]| present.iter().filter(|present| **present).count();
+        Some(match self.kind? {
+            Kind::Text => count(&[self.text.is_some()]),
+            Kind::ToolUse => count(&[
+                self.id.is_some(),
+                self.name.is_some(),
+                self.input.is_some(),
+                self.provider_executed.is_some(),
+            ]),
+            Kind::ToolResult => count(&[
+                self.tool_use_id.is_some(),
+                self.tool_name.is_some(),
+                self.output.is_some(),
+                self.is_error.is_some(),
+            ]),
+            Kind::Reasoning => count(&[self.reasoning.is_some()]),
+            Kind::Image => count(&[self.media_type.is_some(), self.data.is_some()]),
+            Kind::File => count(&[
+                self.media_type.is_some(),
+                self.data.is_some(),
+                self.name.is_some(),
+            ]),
+            Kind::Source => count(&[
+                self.url.is_some(),
+                self.title.is_some(),
+                self.cited_text.is_some(),
+            ]),
+            Kind::Compaction => count(&[
+                self.summary.is_some(),
+                self.provider.is_some(),
+                self.data.is_some(),
+            ]),
+            Kind::Unknown => return None,
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -437,9 +478,11 @@ impl<'a> Reader<'a> {
     fn block(&mut self) -> Option<Block> {
         let mut fields = Fields::default();
         let mut unknown = None;
+        let mut keys = 0usize;
         self.skip_space();
         let start = self.at;
         self.object(|reader, key| {
+            keys += 1;
             let slot = match key {
                 "type" => {
                     let kind = match reader.plain()? {
@@ -497,6 +540,10 @@ impl<'a> Reader<'a> {
             };
             put(slot, field)
         })?;
+        // A key of another type's (a text block's `id`) is one this type does not read: kept.
+        if fields.used().is_some_and(|used| keys != used + 1) {
+            self.unknown_keys = true;
+        }
         let raw = self.text.get(start..self.at)?;
         fields.into_block(raw, unknown)
     }

@@ -4,7 +4,7 @@
 //! formed straight from its bytes, and gives up at the first thing it does not expect; the
 //! serde reader below then reads the text, and gives the record or the error with where it
 //! is. So every error is the serde reader's, and the fast reader is checked to read whatever
-//! it takes as the serde reader does (`conformance/tests/fast_reader.rs`, and the fuzz
+//! it takes as the serde reader does (`conformance/tests/conformance/fast_reader.rs`, and the fuzz
 //! target on any text).
 //!
 //! The serde readers are written by hand rather than derived: a derived reader for an internally

@@ -35,7 +35,7 @@ pub(crate) use crate::errors::reply::ReplyError;
 ///   ([`CompactJson`](crate::wire::CompactJson)'s rule; strings, their escapes and the spelling of
 ///   numbers stay as sent), so the same response stores the same bytes whether it was
 ///   pretty-printed, compact or streamed, and [`write_record`](crate::write_record) writes it
-///   on one line (`conformance/tests/reply_bytes.rs`).
+///   on one line (`conformance/tests/conformance/reply_bytes.rs`).
 /// - **Inputs cut short are flagged**: a tool input that is not complete JSON (a reply cut off
 ///   by its token limit mid-call) keeps its exact text, is stored as a string, and its call's
 ///   id is in [`incomplete_calls`](Reply::incomplete_calls), so a runtime does not run it.

@@ -13,13 +13,13 @@
 //! - **Split-independence**: however the bytes are split, the reader gives the same deltas
 //!   (joined) and the same reply as `read_reply` on the whole body, and a reply that called
 //!   tools makes the same round in flight, for the five providers and every dialect
-//!   (`conformance/tests/stream_chunking.rs`, `conformance/tests/stream_golden.rs`).
+//!   (`conformance/tests/conformance/stream_chunking.rs`, `conformance/tests/conformance/stream_golden.rs`).
 //! - **A failed stream is never a finished turn**: error events, exception frames, CRC
 //!   mismatches, frames cut short, data that is no JSON and bytes that end before the terminal
 //!   event are each a [`StreamError`] that says what and where, and offers the partial message
-//!   for display only (`conformance/tests/stream_failures.rs`).
+//!   for display only (`conformance/tests/conformance/stream_failures.rs`).
 //! - What providers do in their streams that hand-written readers trip over, each read right
-//!   (`conformance/tests/stream_pitfalls.rs`).
+//!   (`conformance/tests/conformance/stream_pitfalls.rs`).
 
 mod blocks;
 mod event_stream;

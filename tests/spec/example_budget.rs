@@ -2,9 +2,7 @@
 //! `--estimate` adding what was withheld, a usage error without `--model`, and bad input when
 //! even the live turn does not fit.
 
-mod common;
-
-use common::{run, stdout_json};
+use crate::common::{run, stdout_json};
 
 #[test]
 fn budget_fits_the_body_and_the_estimate_says_what_was_withheld() {

@@ -288,7 +288,7 @@ fn problems(specs: &Specs, record: &[StoredMessage]) -> Vec<String> {
 #[test]
 fn the_bundled_conversation_renders_to_valid_requests() {
     let specs = specs();
-    let record = parse_record(include_str!("../../examples/sample-conversation.json")).unwrap();
+    let record = parse_record(include_str!("../../../examples/sample-conversation.json")).unwrap();
     let problems = problems(specs, &record);
     assert!(problems.is_empty(), "{problems:#?}");
 }

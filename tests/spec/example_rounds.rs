@@ -1,9 +1,7 @@
 //! The example program with tools and the round in flight (docs/design.md#rounds): `--tools`,
 //! `--tool-choice`, `--round REPLY OUTPUTS` (repeatable, in order) and `--store-turn FINAL`.
 
-mod common;
-
-use common::{run, stdout_json, temp_file};
+use crate::common::{run, stdout_json, temp_file};
 use serde_json::json;
 
 const RECORD: &str = r#"[{"role":"user","blocks":[{"type":"text","text":"What is in a.rs?"}]}]"#;

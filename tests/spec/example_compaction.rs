@@ -3,9 +3,7 @@
 //! stored message to append, the estimate of a history with no live turn anchored on the
 //! newest reported usage, and a record written back with the keys a newer version wrote.
 
-mod common;
-
-use common::{run, stdout_json, temp_file};
+use crate::common::{run, stdout_json, temp_file};
 
 const RECORD: &str = r#"[{"role":"user","blocks":[{"type":"text","text":"Read a.rs."}]},{"role":"assistant","blocks":[{"type":"text","text":"It is empty."}],"usage":{"input_tokens":120,"output_tokens":8}}]"#;
 

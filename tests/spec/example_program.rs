@@ -5,11 +5,9 @@ use std::process::Stdio;
 
 use transcript_replay::{parse_record, Block, Role};
 
-mod common;
+use crate::common::{example, run, stdout_json, temp_file};
 
-use common::{example, run, stdout_json, temp_file};
-
-const SAMPLE: &str = include_str!("../examples/sample-conversation.json");
+const SAMPLE: &str = include_str!("../../examples/sample-conversation.json");
 const RECORD: &str = r#"[{"role":"user","blocks":[{"type":"text","text":"hi"},{"type":"image","media_type":"image/png","data":"iVBORw0KGgo="}]}]"#;
 
 #[test]

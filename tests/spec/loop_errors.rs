@@ -13,9 +13,7 @@ use transcript_replay::{
     ToolOutput, Turn,
 };
 
-mod common;
-
-use common::run;
+use crate::common::run;
 
 fn calls(ids: &[&str]) -> transcript_replay::Reply {
     let calls: Vec<_> = ids

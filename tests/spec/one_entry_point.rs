@@ -8,7 +8,7 @@ use transcript_replay::{
     Provider, StoredMessage, Turn,
 };
 
-const SAMPLE: &str = include_str!("../examples/sample-conversation.json");
+const SAMPLE: &str = include_str!("../../examples/sample-conversation.json");
 
 /// The module's own body, serialized, for comparison.
 fn module_body(provider: Provider, turn: &Turn<'_>) -> String {

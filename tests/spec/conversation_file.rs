@@ -3,7 +3,7 @@
 
 use transcript_replay::{parse_record, write_record, ConversationFile, StoredMessage};
 
-const SAMPLE: &str = include_str!("../examples/sample-conversation.json");
+const SAMPLE: &str = include_str!("../../examples/sample-conversation.json");
 
 #[test]
 fn a_written_record_reads_back_equal() {

@@ -10,7 +10,7 @@ use transcript_replay::{parse_record, Provider, StoredMessage, Tool, ToolOutput,
 use transcript_replay_conformance::corpus;
 use transcript_replay_conformance::streams::{body, Item, Spec};
 
-const SAMPLE: &str = include_str!("../../examples/sample-conversation.json");
+const SAMPLE: &str = include_str!("../../../examples/sample-conversation.json");
 
 /// A reply that reasons, says what it does, and calls two tools; or, last, that answers.
 fn reply(provider: Provider, round: usize, last: bool) -> String {

@@ -558,25 +558,23 @@ fn the_example_file_format_reads_server_and_native_entries_beside_functions() {
     );
 }
 
-mod common;
-
 /// The example program, given a record and a `--tools` file.
 fn example_with_tools(name: &str, tools: &str, args: &[&str]) -> std::process::Output {
-    let record = common::temp_file(
+    let record = crate::common::temp_file(
         &format!("{name}-record.json"),
         br#"[{"role":"user","blocks":[{"type":"text","text":"News?"}]}]"#,
     );
-    let tools = common::temp_file(&format!("{name}-tools.json"), tools.as_bytes());
+    let tools = crate::common::temp_file(&format!("{name}-tools.json"), tools.as_bytes());
     let (record, tools) = (record.to_str().unwrap(), tools.to_str().unwrap());
     let mut all = args.to_vec();
     all.extend(["--no-preamble", "--tools", tools, record]);
-    common::run(&all, "")
+    crate::common::run(&all, "")
 }
 
 #[test]
 fn the_example_writes_server_and_native_entries_of_its_tools_file() {
     let tools = r#"[{"name": "read", "input_schema": {"type": "object"}}, {"server": "web_search"}, {"native": {"type": "mcp_toolset", "mcp_server_name": "docs"}}]"#;
-    let body = common::stdout_json(&example_with_tools(
+    let body = crate::common::stdout_json(&example_with_tools(
         "body",
         tools,
         &["--provider", "anthropic", "--model", "claude-x"],
@@ -589,7 +587,7 @@ fn the_example_writes_server_and_native_entries_of_its_tools_file() {
             {"type": "mcp_toolset", "mcp_server_name": "docs"},
         ])
     );
-    let request = common::stdout_json(&example_with_tools(
+    let request = crate::common::stdout_json(&example_with_tools(
         "request",
         tools,
         &[

@@ -10,9 +10,7 @@ use transcript_replay::{
     Dialect, Priced, Provider, StoredMessage, Turn,
 };
 
-mod common;
-
-use common::{run, stdout_json, temp_file};
+use crate::common::{run, stdout_json, temp_file};
 
 /// A schema as a caller writes it: keys out of order and spaced, so that any rewriting shows.
 const SCHEMA: &str = r#"{"type": "object", "required": ["verdict"], "properties": {"verdict": {"enum": ["yes", "no"]}, "why": {"type": "string"}}}"#;

@@ -22,7 +22,7 @@ fn error(text: &str) -> f64 {
 #[test]
 fn each_kind_of_text_is_estimated_within_its_reported_error() {
     let code = corpus::checked_code();
-    let json = include_str!("../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
+    let json = include_str!("../../specs/gemini-generativelanguage-v1beta-openapi.json")[..60_000]
         .to_owned()
         + corpus::JSON;
     let logs = corpus::logs();

@@ -7,7 +7,7 @@
 //! counts the loop's hand-written lines (run with `-- --nocapture` to see the count): at most
 //! 150.
 
-#[path = "../examples/agent_loop.rs"]
+#[path = "../../examples/agent_loop.rs"]
 mod example;
 
 use std::time::Duration;
@@ -238,7 +238,7 @@ fn the_example_runs() {
 /// the example, as rustfmt writes them, that are neither blank nor a comment.
 #[test]
 fn the_loop_is_at_most_150_hand_written_lines() {
-    let source = include_str!("../examples/agent_loop.rs");
+    let source = include_str!("../../examples/agent_loop.rs");
     let lines: Vec<&str> = source.lines().map(str::trim).collect();
     let begin = lines.iter().position(|line| *line == "// loop: begin");
     let end = lines.iter().position(|line| *line == "// loop: end");

@@ -1,0 +1,40 @@
+//! The conformance suite, one property a module: the providers' pinned schemas, property tests
+//! over generated records, and the readers against recorded traffic, linked into one test
+//! binary.
+
+mod adversarial;
+mod agent_estimate;
+mod agent_loop;
+mod append_stability;
+mod body_schemas;
+mod compact_input;
+mod dialect_rules;
+mod estimate_bytes;
+mod fast_reader;
+mod fast_reader_hostile;
+mod fit_budget;
+mod fit_stability;
+mod image_withholding;
+mod json_writer;
+mod not_kept;
+mod prompt_cache;
+mod record_round_trip;
+mod render_images;
+mod render_schemas;
+mod replay_invariants;
+mod reply_bytes;
+mod reply_round_trip;
+mod reply_schema_bodies;
+mod request_limits;
+mod round_schemas;
+mod server_tool_schemas;
+mod stream_chunking;
+mod stream_chunking_shapes;
+mod stream_failures;
+mod stream_golden;
+mod stream_pitfalls;
+mod string_blocks;
+mod text_estimate;
+mod text_estimate_bounds;
+mod tool_input_string;
+mod turn_seam;
