@@ -53,6 +53,66 @@ pub enum Failure {
     /// A tool that cannot be declared.
     #[error(transparent)]
     Tool(Box<ToolError>),
+    /// A failure of the runtime's own beside the crate's (its transport, its files, a tool
+    /// runner): [`Failure::runtime`], or `?` on a `std::io::Error` or a boxed error. The crate
+    /// knows nothing of it: not retryable by the crate's judgement, no wait, no overflow.
+    #[error(transparent)]
+    Runtime(std::sync::Arc<RuntimeError>),
+}
+
+/// A failure of the runtime's own, as a [`Failure`] holds it: the runtime's error, its
+/// message and its source as they are.
+///
+/// ```
+/// let failure = transcript_replay::Failure::runtime("the tool runner is gone");
+/// let transcript_replay::Failure::Runtime(own) = failure else { unreachable!() };
+/// assert_eq!(own.to_string(), "the tool runner is gone");
+/// ```
+#[derive(Debug)]
+pub struct RuntimeError(Box<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for RuntimeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl Failure {
+    /// A failure of the runtime's own, so that a loop returns one error type for all.
+    ///
+    /// ```
+    /// use transcript_replay::Failure;
+    ///
+    /// fn send() -> Result<(), Failure> {
+    ///     std::fs::read("/no/such/file")?; // an io::Error converts too
+    ///     Ok(())
+    /// }
+    /// assert!(matches!(send(), Err(Failure::Runtime(_))));
+    /// let own = Failure::runtime("the tool runner is gone");
+    /// assert_eq!(own.to_string(), "the tool runner is gone");
+    /// assert!(!own.is_retryable());
+    /// ```
+    pub fn runtime(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Failure::Runtime(std::sync::Arc::new(RuntimeError(error.into())))
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(error: std::io::Error) -> Self {
+        Failure::runtime(error)
+    }
+}
+
+impl From<Box<dyn std::error::Error + Send + Sync>> for Failure {
+    fn from(error: Box<dyn std::error::Error + Send + Sync>) -> Self {
+        Failure::runtime(error)
+    }
 }
 
 macro_rules! failure_from {
@@ -134,7 +194,11 @@ impl Failure {
         match self {
             Failure::Provider(error) => error.is_retryable(),
             Failure::Stream(error) => error.is_retryable(),
-            Failure::Record(_) | Failure::Body(_) | Failure::Reply(_) | Failure::Tool(_) => false,
+            Failure::Record(_)
+            | Failure::Body(_)
+            | Failure::Reply(_)
+            | Failure::Tool(_)
+            | Failure::Runtime(_) => false,
         }
     }
 
@@ -189,7 +253,11 @@ impl Failure {
         match self {
             Failure::Provider(error) => Some(&**error),
             Failure::Stream(error) => error.provider_error(),
-            Failure::Record(_) | Failure::Body(_) | Failure::Reply(_) | Failure::Tool(_) => None,
+            Failure::Record(_)
+            | Failure::Body(_)
+            | Failure::Reply(_)
+            | Failure::Tool(_)
+            | Failure::Runtime(_) => None,
         }
     }
 }

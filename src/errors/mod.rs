@@ -37,7 +37,7 @@ pub(crate) mod tools;
 
 pub use self::body::BodyError;
 pub use self::body_kind::{BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage};
-pub use self::failure::{Failure, Header, Overflow};
+pub use self::failure::{Failure, Header, Overflow, RuntimeError};
 pub use self::provider::{ErrorKind, ProviderError};
 pub use self::record::RecordError;
 pub use self::reply::ReplyError;

@@ -4,7 +4,7 @@
 //! stands for; it never splits a stored message and stays valid for its provider; it is the
 //! unbudgeted body byte for byte when the record fits; and as a record grows, on every
 //! provider, also when stored system messages join it mid-record, what it withholds only
-//! grows.
+//! grows; and one large item that frees enough alone goes alone.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -442,6 +442,62 @@ proptest! {
             }
             // Once per step of growth, give or take the live turn's step and the first crossing.
             prop_assert!(changes <= crossings + 2, "{}: {} changes for {} crossings", provider, changes, crossings);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// One large paste among tool rounds whose outputs are each withholdable: a budget that
+    /// the paste alone, withheld, makes room for withholds the paste alone, on every provider,
+    /// wherever the paste stands and however large it is.
+    #[test]
+    fn a_history_that_fits_once_one_large_item_goes_keeps_everything_else(
+        rounds in 2usize..8,
+        paste_at in 0usize..8,
+        paste_lines in 400usize..1_500,
+        room in 0.2f64..0.9,
+    ) {
+        let claude = image_tokens("claude").unwrap();
+        let paste = "error[E0308]: mismatched types in src/lib.rs\n".repeat(paste_lines);
+        let mut history = vec![StoredMessage::system("Summary of earlier work.")];
+        for n in 0..rounds {
+            if n == paste_at.min(rounds - 1) {
+                history.push(StoredMessage::user(paste.clone()));
+                history.push(StoredMessage::assistant("Noted."));
+            }
+            history.push(StoredMessage::user(format!("Read file {n}.")));
+            history.push(StoredMessage::new(Role::Assistant, vec![
+                Block::tool_use(format!("t{n}"), "read", ToolInput::json(r#"{"path":"a.rs"}"#).unwrap()),
+                Block::tool_result(format!("t{n}"), "read", format!("// line {n} of the file\n").repeat(20)),
+                Block::text(format!("Read file {n}.")),
+            ]));
+        }
+        let live = [StoredMessage::user("What is left to do?")];
+        for provider in Provider::ALL {
+            let turn = Turn::new(&history).live(&live);
+            let whole = tokens(&provider.body(&turn).unwrap().estimate(claude));
+            // What withholding the paste frees, less a share of it: room for the paste alone.
+            let marked: Vec<StoredMessage> = history
+                .iter()
+                .map(|message| match message.blocks.as_slice() {
+                    [Block::Text { text }] if text == &paste => StoredMessage::user(
+                        format!("[text withheld to fit the context window: {} bytes]", paste.len()),
+                    ),
+                    _ => message.clone(),
+                })
+                .collect();
+            let without = tokens(&provider.body(&Turn::new(&marked).live(&live)).unwrap().estimate(claude));
+            let budget = without + ((whole - without) as f64 * room) as u64;
+            let budgeted = turn.clone().budget(Budget::new(budget, claude));
+            let body = provider.body(&budgeted).unwrap();
+            let withheld = body.estimate(claude).withheld.unwrap();
+            prop_assert_eq!(
+                (withheld.texts, withheld.outputs, withheld.inputs, withheld.messages),
+                (1, 0, 0, 0),
+                "{}: budget {} of {} (the paste withheld: {})", provider, budget, whole, without
+            );
         }
     }
 }
