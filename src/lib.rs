@@ -59,22 +59,22 @@
 //! | from | through | to |
 //! |---|---|---|
 //! | record text (a bare array, or a conversation file) | [`parse_record`] | [`StoredMessage`]s of [`Block`]s |
-//! | stored messages | [`replay_messages`], [`replay_message`] with a [`Vision`] | [`WireMessage`]s of [`Part`]s ([`Text`] of [`Piece`]s, [`Image`], [`File`]) |
+//! | stored messages | [`replay_messages`], [`replay_message`] with a [`Vision`] | [`WireMessage`]s of [`Part`](wire::Part)s ([`Text`](wire::Text) of [`Piece`](wire::Piece)s, [`Image`](wire::Image), [`File`](wire::File)) |
 //! | wire messages | a provider module's `render` | that provider's request fragment |
 //! | history, live turn, instructions, parameters, tools, rounds | [`Turn`], then [`Provider::body`] or a provider module's `body` | a body ([`AnyBody`]), or a [`BodyError`] naming the rule it would break |
 //! | a body | [`Priced::to_json`], [`Priced::write_json`], or serde | the request's bytes |
-//! | a body | [`Priced::estimate`] | an [`Estimate`]: exact bytes, text and image tokens, per [`Cost`] |
+//! | a body | [`Priced::estimate`] | an [`Estimate`](cost::Estimate): exact bytes, text and image tokens, per [`Cost`](cost::Cost) |
 //! | a turn | [`Provider::request`] | a [`Request`]: method, path, headers, [`Auth`] |
 //! | a reply's bytes | [`Provider::read_reply`] | a [`Reply`] (the stored message, a [`StopReason`], the native content), or a [`ReplyError`] |
 //! | a stream's bytes, split anywhere | [`Provider::stream`] gives a [`StreamReader`] | [`Delta`]s, then the same [`Reply`]; or a [`StreamError`] |
-//! | an error response's status, headers and body | [`Provider::read_error`] | a [`ProviderError`] ([`ErrorKind`], retryable, the overflow's counts) |
+//! | an error response's status, headers and body | [`Provider::read_error`] | a [`ProviderError`] ([`ErrorKind`](errors::ErrorKind), retryable, the overflow's counts) |
 //! | a reply that called tools, and the caller's [`ToolOutput`]s | [`Turn::round`], [`Turn::push_round`] | the round in flight, written natively in the next body |
 //! | the rounds and the final reply | [`Turn::store_turn`] | the one stored message the turn becomes |
 //! | stored messages | [`write_record`] ([`ConversationFile`]) | record text |
 //!
 //! The five provider modules, [`openai`], [`openai_responses`], [`anthropic`], [`gemini`] and
 //! [`bedrock`], each render, build bodies, and read replies, streams and errors for their API,
-//! degrading what the provider cannot carry to a marker that names it ([`Reason`]).
+//! degrading what the provider cannot carry to a marker that names it ([`Reason`](wire::Reason)).
 //! [`Provider`] reaches all five from one value, and OpenAI-compatible servers (Mistral,
 //! DeepSeek, Groq, vLLM, Ollama, ...) as the OpenAI Chat surface under their [`Dialect`].
 //!
@@ -91,11 +91,11 @@
 //!   [`parse_record`];
 //! - replay's rules, the prose forms and the vision flag: [`replay_messages`], [`Vision`],
 //!   [`REPLAY_PREAMBLE`] (the imitation risk);
-//! - the join rule and the wire JSON: [`WireMessage`], [`Text`], [`Piece`];
-//! - the markers and their reasons: [`Reason`];
+//! - the join rule and the wire JSON: [`WireMessage`], [`Text`](wire::Text), [`Piece`](wire::Piece);
+//! - the markers and their reasons: [`Reason`](wire::Reason);
 //! - each provider's rules, limits and sources: its module ([`openai`], ...), [`Dialect`];
 //! - bodies, sequencing and caching: [`Turn`], [`Cache`], [`ImageLimits`];
-//! - cost: [`Priced`], [`Estimate`], [`estimate_tokens`], [`ImageTokens`];
+//! - cost: [`Priced`], [`Estimate`](cost::Estimate), [`estimate_tokens`](cost::estimate_tokens), [`ImageTokens`](cost::ImageTokens);
 //! - the round in flight and the stored turn: [`Turn::round`], [`ToolOutput`];
 //! - fitting: [`Budget`] (of a model's window: [`Budget::window`]);
 //! - replies and streams: [`Reply`], [`StopReason`], [`StreamReader`];

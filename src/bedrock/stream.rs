@@ -388,6 +388,105 @@ impl Stream {
         self.kinds = kinds;
         native
     }
+
+    /// A `contentBlockStart` event's `start`: a tool call (the provider's own, for Nova's
+    /// built-in tools), a generated image, or a server tool's result, whose content the deltas
+    /// that follow carry.
+    fn start(
+        &mut self,
+        index: usize,
+        start: &RawValue,
+        deltas: &mut Vec<Delta>,
+    ) -> Result<(), Fault> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Start<'a> {
+            #[serde(borrow, default)]
+            tool_use: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            tool_result: Option<&'a RawValue>,
+            #[serde(default)]
+            image: Option<Value>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ToolStart {
+            tool_use_id: String,
+            name: String,
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ResultStart {
+            tool_use_id: String,
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+            #[serde(default)]
+            status: Option<String>,
+        }
+        let start: Start<'_> =
+            serde_json::from_str(start.get()).map_err(|error| Fault::json(&error))?;
+        if let Some(raw) = start.tool_use {
+            let tool: ToolStart =
+                serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
+            self.blocks
+                .call(index, &tool.tool_use_id, &tool.name, true, deltas);
+            if tool.kind.as_deref() == Some(SERVER_TOOL_USE) {
+                // Nova's built-in tools: the provider runs the call.
+                self.blocks.provider_executed(index);
+                self.server_calls.push((tool.tool_use_id, tool.name));
+                self.kinds
+                    .push((index, Kind::ServerToolUse(raw.to_owned())));
+            } else {
+                self.kinds.push((index, Kind::ToolUse));
+            }
+        }
+        if let Some(format) = start
+            .image
+            .as_ref()
+            .and_then(|image| image.get("format"))
+            .and_then(Value::as_str)
+        {
+            // A generated image: its bytes come in the deltas that follow.
+            let media_type = format!("image/{format}");
+            self.blocks.whole(index, Block::image(media_type, ""));
+            self.kinds.push((
+                index,
+                Kind::Image {
+                    format: format.to_owned(),
+                },
+            ));
+        }
+        if let Some(raw) = start.tool_result {
+            let result: ResultStart =
+                serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
+            let tool_name = result_name(
+                &self.server_calls,
+                &result.tool_use_id,
+                result.kind.as_deref(),
+            );
+            // Its content comes in the deltas that follow.
+            self.blocks.whole(
+                index,
+                Block::ToolResult {
+                    tool_use_id: result.tool_use_id,
+                    tool_name,
+                    output: String::new(),
+                    is_error: result.status.as_deref() == Some("error"),
+                },
+            );
+            self.kinds.push((
+                index,
+                Kind::ToolResult {
+                    start: raw.to_owned(),
+                    items: Vec::new(),
+                    rendered: Vec::new(),
+                },
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The kind of the block at `index`, searched from the end: deltas go to the newest blocks.
@@ -424,33 +523,6 @@ impl Events for Stream {
             #[serde(borrow, default)]
             trace: Option<&'a RawValue>,
         }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Start<'a> {
-            #[serde(borrow, default)]
-            tool_use: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            tool_result: Option<&'a RawValue>,
-            #[serde(default)]
-            image: Option<Value>,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct ToolStart {
-            tool_use_id: String,
-            name: String,
-            #[serde(rename = "type", default)]
-            kind: Option<String>,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct ResultStart {
-            tool_use_id: String,
-            #[serde(rename = "type", default)]
-            kind: Option<String>,
-            #[serde(default)]
-            status: Option<String>,
-        }
         let (name, data) = match frame {
             Frame::Event { name, data } => (name, data),
             Frame::Exception { name, data } => {
@@ -472,66 +544,7 @@ impl Events for Stream {
         match name {
             "contentBlockStart" => {
                 if let Some(start) = event.start {
-                    let start: Start<'_> =
-                        serde_json::from_str(start.get()).map_err(|error| Fault::json(&error))?;
-                    if let Some(raw) = start.tool_use {
-                        let tool: ToolStart =
-                            serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
-                        self.blocks
-                            .call(index, &tool.tool_use_id, &tool.name, true, deltas);
-                        if tool.kind.as_deref() == Some(SERVER_TOOL_USE) {
-                            // Nova's built-in tools: the provider runs the call.
-                            self.blocks.provider_executed(index);
-                            self.server_calls.push((tool.tool_use_id, tool.name));
-                            self.kinds
-                                .push((index, Kind::ServerToolUse(raw.to_owned())));
-                        } else {
-                            self.kinds.push((index, Kind::ToolUse));
-                        }
-                    }
-                    if let Some(format) = start
-                        .image
-                        .as_ref()
-                        .and_then(|image| image.get("format"))
-                        .and_then(Value::as_str)
-                    {
-                        // A generated image: its bytes come in the deltas that follow.
-                        let media_type = format!("image/{format}");
-                        self.blocks.whole(index, Block::image(media_type, ""));
-                        self.kinds.push((
-                            index,
-                            Kind::Image {
-                                format: format.to_owned(),
-                            },
-                        ));
-                    }
-                    if let Some(raw) = start.tool_result {
-                        let result: ResultStart =
-                            serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
-                        let tool_name = result_name(
-                            &self.server_calls,
-                            &result.tool_use_id,
-                            result.kind.as_deref(),
-                        );
-                        // Its content comes in the deltas that follow.
-                        self.blocks.whole(
-                            index,
-                            Block::ToolResult {
-                                tool_use_id: result.tool_use_id,
-                                tool_name,
-                                output: String::new(),
-                                is_error: result.status.as_deref() == Some("error"),
-                            },
-                        );
-                        self.kinds.push((
-                            index,
-                            Kind::ToolResult {
-                                start: raw.to_owned(),
-                                items: Vec::new(),
-                                rendered: Vec::new(),
-                            },
-                        ));
-                    }
+                    self.start(index, start, deltas)?;
                 }
             }
             "contentBlockDelta" => {

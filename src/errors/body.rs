@@ -406,19 +406,7 @@ impl fmt::Display for Kind {
                 f,
                 "{provider} takes {why}: the turn's {param} cannot be written"
             ),
-            Kind::ReplySchema { name, error: None } => write!(
-                f,
-                "the reply schema's name {:?} must be 1 to 64 letters, digits, `_` or `-`",
-                cut(name)
-            ),
-            Kind::ReplySchema {
-                name,
-                error: Some(error),
-            } => write!(
-                f,
-                "the reply schema {:?} must be one JSON object: {error}",
-                cut(name)
-            ),
+            Kind::ReplySchema { name, error } => reply_schema(f, name, error.as_deref()),
             Kind::NotJson(error) => {
                 write!(f, "a caller's value does not serialize as JSON: {error}")
             }
@@ -493,6 +481,22 @@ impl fmt::Display for Kind {
                  transcript-replay, please report it"
             ),
         }
+    }
+}
+
+/// A reply schema that cannot be sent: its name, or (with the JSON error) its text.
+fn reply_schema(f: &mut fmt::Formatter<'_>, name: &str, error: Option<&str>) -> fmt::Result {
+    match error {
+        None => write!(
+            f,
+            "the reply schema's name {:?} must be 1 to 64 letters, digits, `_` or `-`",
+            cut(name)
+        ),
+        Some(error) => write!(
+            f,
+            "the reply schema {:?} must be one JSON object: {error}",
+            cut(name)
+        ),
     }
 }
 

@@ -66,6 +66,46 @@ fn key(output_index: usize, part: usize) -> usize {
     output_index.saturating_mul(1 << 16).saturating_add(part)
 }
 
+/// The error a stream's `error` event, or a failed response, carries.
+#[derive(Deserialize, Default)]
+struct ErrorObject {
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+impl ErrorObject {
+    /// The stream's fault: the provider's error.
+    fn fault(self) -> Fault {
+        Fault::provider(openai::error_from_parts(
+            Provider::OpenAiResponses,
+            None,
+            self.code,
+            None,
+            self.message,
+        ))
+    }
+}
+
+/// The error of a `response.failed` event's response (none when it names none).
+fn failed(response: Option<&RawValue>) -> Result<ErrorObject, Fault> {
+    #[derive(Deserialize)]
+    struct Failed<'a> {
+        #[serde(borrow, default)]
+        error: Option<&'a RawValue>,
+    }
+    let Some(response) = response else {
+        return Ok(ErrorObject::default());
+    };
+    let failed: Failed<'_> =
+        serde_json::from_str(response.get()).map_err(|error| Fault::json(&error))?;
+    match failed.error.filter(|error| error.get() != "null") {
+        Some(error) => serde_json::from_str(error.get()).map_err(|error| Fault::json(&error)),
+        None => Ok(ErrorObject::default()),
+    }
+}
+
 #[derive(Debug, Default)]
 struct Stream {
     blocks: Blocks,
@@ -120,18 +160,6 @@ impl Events for Stream {
             call_id: Option<String>,
             #[serde(default)]
             name: Option<String>,
-        }
-        #[derive(Deserialize)]
-        struct Failed<'a> {
-            #[serde(borrow, default)]
-            error: Option<&'a RawValue>,
-        }
-        #[derive(Deserialize)]
-        struct ErrorObject {
-            #[serde(default)]
-            code: Option<String>,
-            #[serde(default)]
-            message: Option<String>,
         }
         let Frame::Event { data, .. } = frame else {
             return Ok(());
@@ -205,43 +233,11 @@ impl Events for Stream {
                 self.end_custom(None, deltas);
                 self.terminal = Some(data.to_owned());
             }
-            "response.failed" => {
-                let error = match event.response {
-                    Some(response) => {
-                        let failed: Failed<'_> = serde_json::from_str(response.get())
-                            .map_err(|error| Fault::json(&error))?;
-                        match failed.error.filter(|error| error.get() != "null") {
-                            Some(error) => serde_json::from_str::<ErrorObject>(error.get())
-                                .map_err(|error| Fault::json(&error))?,
-                            None => ErrorObject {
-                                code: None,
-                                message: None,
-                            },
-                        }
-                    }
-                    None => ErrorObject {
-                        code: None,
-                        message: None,
-                    },
-                };
-                return Err(Fault::provider(openai::error_from_parts(
-                    Provider::OpenAiResponses,
-                    None,
-                    error.code,
-                    None,
-                    error.message,
-                )));
-            }
+            "response.failed" => return Err(failed(event.response)?.fault()),
             "error" => {
                 let error: ErrorObject =
                     serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
-                return Err(Fault::provider(openai::error_from_parts(
-                    Provider::OpenAiResponses,
-                    None,
-                    error.code,
-                    None,
-                    error.message,
-                )));
+                return Err(error.fault());
             }
             _ => {}
         }
