@@ -193,7 +193,8 @@ impl Provider {
     /// a turn with no live message yet: the history as it would be sent, which may end on the
     /// model's turn (a body of it would be refused, its size is still known). The estimate is
     /// [`anchored`](crate::cost::Estimate::anchored) on the newest stored assistant message
-    /// that carries its provider's reported usage.
+    /// that carries its provider's reported usage, and priced in
+    /// [`usd`](crate::cost::Estimate::usd) where the turn's model is in the catalog.
     ///
     /// # Errors
     ///
@@ -217,7 +218,16 @@ impl Provider {
         images: &ImageTokens,
     ) -> Result<cost::Estimate, BodyError> {
         let sized = turn.unanswered();
-        Ok(self.body(&sized)?.estimate(images))
+        let mut estimate = self.body(&sized)?.estimate(images);
+        let prices = turn
+            .model_name()
+            .and_then(crate::models::find)
+            .and_then(|model| model.usd_per_mtok);
+        if let Some(prices) = prices {
+            let tokens = estimate.anchored_tokens().unwrap_or(estimate.tokens());
+            estimate.usd = Some(tokens as f64 * prices.input / 1_000_000.0);
+        }
+        Ok(estimate)
     }
 
     /// Reads this provider's response body into the [`Reply`]: the stored message of the

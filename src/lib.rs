@@ -140,6 +140,7 @@ pub mod openai_responses;
 pub mod cost;
 pub mod dialects;
 pub mod errors;
+pub mod models;
 pub mod wire;
 
 mod any_provider;

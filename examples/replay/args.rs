@@ -19,6 +19,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--summary-request | --compact-request]]
               [--estimate [--family NAME]] [FILE|-]
        replay --rewrite FILE|-
+       replay --model-info ID [--pretty]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-turn FINAL [--pretty]
        replay --provider NAME [--round REPLY OUTPUTS]... --store-interrupted PARTIAL|- [--pretty]
        replay --reply PROVIDER|openai-responses-compact [--outcome] [--pretty] FILE|-
@@ -126,6 +127,8 @@ request body, as JSON.
                           Responses' compact request
   --rewrite FILE          print the record as this version writes it back, every key it
                           does not know kept in place
+  --model-info ID         print the catalog's entry for a model: its window, limits, inputs,
+                          features, prices in USD per million tokens and source
   --stream PROVIDER       read FILE as the provider's streamed response body (the raw bytes
                           as they arrived), fed to its stream reader in chunks, and print
                           what --reply prints for the equivalent body
@@ -203,6 +206,8 @@ pub enum Task {
     },
     /// `--rewrite FILE`: the record written back.
     Rewrite,
+    /// `--model-info ID`: the catalog's entry.
+    ModelInfo(String),
     /// Read a reply, whole or streamed.
     Reply {
         provider: Provider,
@@ -263,6 +268,7 @@ struct Given {
     summary_request: bool,
     compact_request: bool,
     rewrite: Option<Input>,
+    model_info: Option<String>,
     stream: Option<Provider>,
     chunk: Option<usize>,
     outcome: bool,
@@ -364,6 +370,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             "--summary-request" => given.summary_request = true,
             "--compact-request" => given.compact_request = true,
             "--rewrite" => set(&mut given.rewrite, input(os_value()?), "--rewrite")?,
+            "--model-info" => set(&mut given.model_info, value()?, "--model-info")?,
             "--vision" => {
                 let parsed = match value()?.as_str() {
                     "sees" => Vision::Sees,
@@ -555,6 +562,7 @@ impl Given {
                 ("--summary-request", self.summary_request),
                 ("--compact-request", self.compact_request),
                 ("--rewrite", self.rewrite.is_some()),
+                ("--model-info", self.model_info.is_some()),
             ];
             if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
                 return Err(format!("{reader} reads a reply; {flag} does not apply"));
@@ -586,6 +594,25 @@ impl Given {
                 task,
                 pretty: self.pretty,
                 input,
+            });
+        }
+        if let Some(id) = self.model_info {
+            let others = [
+                ("--provider", self.provider.is_some()),
+                ("--model", self.model.is_some()),
+                ("--rewrite", self.rewrite.is_some()),
+                ("--estimate", self.estimate),
+                ("FILE", self.input.is_some()),
+            ];
+            if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "--model-info prints a model; {flag} does not apply"
+                ));
+            }
+            return Ok(Options {
+                task: Task::ModelInfo(id),
+                pretty: self.pretty,
+                input: Input::Sample,
             });
         }
         if let Some(record) = self.rewrite {

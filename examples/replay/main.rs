@@ -12,6 +12,7 @@
 //! cargo run --example replay -- --provider PROVIDER [--round REPLY OUTPUTS]...
 //!     --store-turn FINAL [--pretty]
 //! cargo run --example replay -- --rewrite FILE|-
+//! cargo run --example replay -- --model-info ID [--pretty]
 //! cargo run --example replay -- --reply PROVIDER|openai-responses-compact [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --stream PROVIDER [--chunk N] [--outcome] [--pretty] FILE|-
 //! cargo run --example replay -- --error PROVIDER STATUS [--header NAME:VALUE]... [--pretty] FILE|-
@@ -248,6 +249,11 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let pretty = options.pretty;
     let written = match &options.task {
+        Task::ModelInfo(id) => {
+            let model = transcript_replay::models::find(id)
+                .ok_or_else(|| format!("no model {id:?} in the catalog: describe it yourself"))?;
+            write_json(&mut out, model, pretty)
+        }
         Task::Rewrite => {
             let record = parse_record(&read_input(&options.input, "the record")?)
                 .map_err(|error| error.to_string())?;

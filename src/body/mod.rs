@@ -245,13 +245,16 @@ impl<'a> Turn<'a> {
     #[must_use]
     pub fn model(mut self, model: &str) -> Self {
         self.params.model = Some(model.to_owned());
+        self.params.max_output = crate::models::capped_output(Some(model), self.params.max_output);
         self
     }
 
     /// The most tokens the reply may have: OpenAI Chat's `max_completion_tokens` (a
     /// compatible server's own field, [`Dialect::output_limit`](crate::Dialect::output_limit)),
     /// Responses' `max_output_tokens`, Anthropic's `max_tokens`, Gemini's
-    /// `generationConfig.maxOutputTokens`, Bedrock's `inferenceConfig.maxTokens`.
+    /// `generationConfig.maxOutputTokens`, Bedrock's `inferenceConfig.maxTokens`. For a
+    /// [`model`](Turn::model) the catalog holds ([`models::find`](crate::models::find)), at
+    /// most the model's own output limit, whichever builder comes first.
     ///
     /// ```
     /// use transcript_replay::{Provider, StoredMessage, Turn};
@@ -260,11 +263,16 @@ impl<'a> Turn<'a> {
     /// let turn = Turn::new(&history).without_preamble().max_output(100);
     /// let body = serde_json::to_value(transcript_replay::gemini::body(&turn)?).unwrap();
     /// assert_eq!(body["generationConfig"]["maxOutputTokens"], 100);
+    /// // gpt-4o writes at most 16,384 tokens.
+    /// let turn = Turn::new(&history).max_output(100_000).model("gpt-4o");
+    /// let body = serde_json::to_value(transcript_replay::openai::body(&turn)?).unwrap();
+    /// assert_eq!(body["max_completion_tokens"], 16_384);
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
     #[must_use]
     pub fn max_output(mut self, tokens: u32) -> Self {
-        self.params.max_output = Some(tokens);
+        self.params.max_output =
+            crate::models::capped_output(self.params.model.as_deref(), Some(tokens));
         self
     }
 

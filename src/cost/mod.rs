@@ -68,7 +68,7 @@ pub use crate::tokens::estimate_tokens;
 /// assert_eq!(estimate.messages.len(), 4); // the system text, then three messages
 /// # Ok::<(), transcript_replay::BodyError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Estimate {
     /// The bytes of the whole body or fragment.
     pub bytes: usize,
@@ -95,6 +95,14 @@ pub struct Estimate {
     /// message carries usage (and left out of the JSON).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchored: Option<Anchored>,
+    /// What the input costs in US dollars at the model's price
+    /// ([`models::Prices::input`](crate::models::Prices::input)), where the turn's model is in
+    /// the catalog: [`anchored_tokens`](Estimate::anchored_tokens) where there is an anchor,
+    /// else [`tokens`](Estimate::tokens), none of it read from the cache. Set by
+    /// [`Provider::estimate`](crate::Provider::estimate); `None` (and left out of the JSON)
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usd: Option<f64>,
 }
 
 /// The cost of one message of a body: the same figures as [`Estimate`], for it alone, and

@@ -23,6 +23,7 @@ mod fit_golden;
 mod lenient_reading;
 mod loop_errors;
 mod model_family_golden;
+mod models_catalog;
 mod module_layout;
 mod never_refused;
 mod newer_records;

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Generates src/models/catalog.rs from the pinned models.dev catalog.
+
+Run it from the repository's root, with the shared specs beside the checkout:
+
+    python3 conformance/specs/models.py ../shared/specs/models.dev > src/models/catalog.rs
+
+It reads `providers/<provider>/models/**/*.toml` for the providers the crate speaks to, each
+merged over the provider-neutral `models/<base_model>.toml` it names (the provider's fields win,
+table by table, key by key, as models.dev's own generator does), and writes one entry a model:
+its limits, what it takes in, its features and its prices, with the file it came from. The
+commit is read from the catalog's SOURCES.md. A model without a context window or an output
+limit is left out: the crate never guesses one. Run deliberately, never from a test; the output
+is committed.
+"""
+
+import os
+import re
+import sys
+import tomllib
+
+# models.dev's provider folder -> the crate's provider id, in the order `find` prefers a
+# provider when several serve a model under the same id (the first party first).
+PROVIDERS = [
+    ("openai", "openai"),
+    ("anthropic", "anthropic"),
+    ("google", "gemini"),
+    ("amazon-bedrock", "bedrock"),
+    ("deepseek", "deepseek"),
+    ("mistral", "mistral"),
+    ("xai", "xai"),
+    ("groq", "groq"),
+    ("cerebras", "cerebras"),
+    ("perplexity", "perplexity"),
+    ("togetherai", "together"),
+    ("fireworks-ai", "fireworks"),
+    ("openrouter", "openrouter"),
+    ("azure", "azure"),
+]
+
+
+def merged(base, over):
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            inner = dict(out[key])
+            inner.update(value)
+            out[key] = inner
+        else:
+            out[key] = value
+    return out
+
+
+def rust_str(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def number(value):
+    # Prices as models.dev writes them, as Rust f64 literals.
+    text = repr(float(value))
+    return text
+
+
+def opt(value, fmt):
+    return "None" if value is None else f"Some({fmt(value)})"
+
+
+def main(root):
+    sources = open(os.path.join(root, "SOURCES.md"), encoding="utf-8").read()
+    commit = re.search(r"commit ([0-9a-f]{40}) \(([0-9-]+)\)", sources)
+    if not commit:
+        sys.exit("no commit in SOURCES.md")
+    entries = []
+    for order, (folder, provider) in enumerate(PROVIDERS):
+        models = os.path.join(root, "providers", folder, "models")
+        for dirpath, _, files in os.walk(models):
+            for name in sorted(files):
+                if not name.endswith(".toml"):
+                    continue
+                path = os.path.join(dirpath, name)
+                model_id = os.path.relpath(path, models)[: -len(".toml")].replace(os.sep, "/")
+                with open(path, "rb") as file:
+                    facts = tomllib.load(file)
+                base = facts.get("base_model")
+                if base:
+                    with open(os.path.join(root, "models", base + ".toml"), "rb") as file:
+                        facts = merged(tomllib.load(file), facts)
+                limit = facts.get("limit", {})
+                if not limit.get("context") or not limit.get("output"):
+                    continue
+                inputs = facts.get("modalities", {}).get("input", [])
+                cost = facts.get("cost")
+                prices = "None"
+                if cost and "input" in cost and "output" in cost:
+                    prices = (
+                        f"Some(Prices {{ input: {number(cost['input'])}, output: {number(cost['output'])}, "
+                        f"cache_read: {opt(cost.get('cache_read'), number)}, "
+                        f"cache_write: {opt(cost.get('cache_write'), number)} }})"
+                    )
+                source = f"models.dev providers/{folder}/models/{model_id}.toml"
+                if base:
+                    source += f" over models/{base}.toml"
+                input_limit = limit.get("input")
+                # An input limit is one less than the window (one not less says nothing).
+                if input_limit is not None and input_limit >= limit["context"]:
+                    input_limit = None
+                entries.append(
+                    (
+                        model_id,
+                        order,
+                        "    Model {\n"
+                        f"        id: {rust_str(model_id)},\n"
+                        f"        provider: {rust_str(provider)},\n"
+                        f"        context_window: {int(limit['context'])},\n"
+                        f"        input_limit: {opt(input_limit, int)},\n"
+                        f"        max_output: {int(limit['output'])},\n"
+                        f"        images: {str('image' in inputs).lower()},\n"
+                        f"        pdf: {str('pdf' in inputs).lower()},\n"
+                        f"        reasoning: {str(bool(facts.get('reasoning'))).lower()},\n"
+                        f"        tool_calls: {str(bool(facts.get('tool_call'))).lower()},\n"
+                        f"        structured_output: {str(bool(facts.get('structured_output'))).lower()},\n"
+                        f"        usd_per_mtok: {prices},\n"
+                        f"        source: {rust_str(source)},\n"
+                        "    },\n",
+                    )
+                )
+    entries.sort(key=lambda entry: (entry[0], entry[1]))
+    out = sys.stdout
+    out.write(
+        "// @generated by conformance/specs/models.py from the pinned models.dev catalog; do not\n"
+        "// edit: run the script again (see its docstring).\n\n"
+        "use super::{Model, Prices};\n\n"
+        f"/// The models.dev commit the catalog was generated from, and its date.\n"
+        f"pub(super) const COMMIT: &str = \"{commit.group(1)} ({commit.group(2)})\";\n\n"
+        "/// Every model, by id, then by the provider `find` prefers.\n"
+        "pub(super) static MODELS: &[Model] = &[\n"
+    )
+    for _, _, text in entries:
+        out.write(text)
+    out.write("];\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/specs/models.dev")
