@@ -28,6 +28,8 @@ pub(crate) struct Surface {
     pub(crate) params: fn(&Params, Provider) -> Result<Vec<Field>, BodyError>,
     /// How the provider's usage counts the tokens read from and written to its cache.
     pub(crate) cache_counting: CacheCounting,
+    /// How the provider's prompt cache reads and writes a request, as a forecast follows it.
+    pub(crate) cache_rule: crate::cost::CacheRule,
     /// The image-token rule a model the family table does not know is priced by.
     pub(crate) image_rule: &'static ImageTokens,
     /// Reads a whole reply.

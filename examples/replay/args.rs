@@ -16,7 +16,7 @@ usage: replay [--vision sees|blind] [--provider NAME] [--pretty]
               [--round REPLY OUTPUTS]... [--reasoning R] [--temperature X] [--stop TEXT]...
               [--schema FILE] [--streaming] [--request] [--region R]
               [--compact-at N] [--compact-instructions TEXT] [--compact-pause]
-              [--summary-request | --compact-request]]
+              [--summary-request | --compact-request] [--forecast PREVIOUS]]
               [--estimate [--family NAME]] [FILE|-]
        replay --rewrite FILE|-
        replay --model-info ID [--pretty]
@@ -62,6 +62,11 @@ request body, as JSON.
   --summary-request       print the body that asks the model for a summary of the history
                           instead of the turn's: the history, then SUMMARY_REQUEST (and
                           --compact-instructions after it), no tools
+  --forecast PREVIOUS     print what the provider's prompt cache will read and write of the
+                          body, after PREVIOUS (a body printed earlier), by the provider's
+                          rule, and the input in USD: {\"cache_read_tokens\",
+                          \"cache_write_tokens\",\"uncached_tokens\",\"usd\"} (a model the
+                          catalog holds is needed)
   --compact-request       print Responses' compact request instead of the body:
                           {\"method\",\"path\",\"headers\",\"auth\",\"base_url\",\"body\"};
                           an error for any other provider
@@ -177,6 +182,8 @@ pub struct BodyOptions {
     pub compaction: Option<Compaction>,
     /// `--summary-request` or `--compact-request`: print that request instead of the body.
     pub instead: Option<Instead>,
+    /// `--forecast PREVIOUS`: print the cache forecast after that body instead of the body.
+    pub forecast: Option<Input>,
     /// `--stop TEXT`, each.
     pub stop: Vec<String>,
     /// `--schema FILE`: the reply's JSON schema.
@@ -269,6 +276,7 @@ struct Given {
     compact_request: bool,
     rewrite: Option<Input>,
     model_info: Option<String>,
+    forecast: Option<Input>,
     stream: Option<Provider>,
     chunk: Option<usize>,
     outcome: bool,
@@ -371,6 +379,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             "--compact-request" => given.compact_request = true,
             "--rewrite" => set(&mut given.rewrite, input(os_value()?), "--rewrite")?,
             "--model-info" => set(&mut given.model_info, value()?, "--model-info")?,
+            "--forecast" => set(&mut given.forecast, input(os_value()?), "--forecast")?,
             "--vision" => {
                 let parsed = match value()?.as_str() {
                     "sees" => Vision::Sees,
@@ -647,6 +656,7 @@ impl Given {
             self.schema.as_ref(),
             self.store_turn.as_ref(),
             self.store_interrupted.as_ref().and_then(Option::as_ref),
+            self.forecast.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -737,6 +747,11 @@ impl Given {
                 "{flag} prints the turn's request; it does not apply to another"
             ));
         }
+        if self.forecast.is_some() && (self.estimate || self.request || instead.is_some()) {
+            return Err(
+                "--forecast prints the forecast of the turn's body; nothing else".to_owned(),
+            );
+        }
         if instead == Some(Instead::Compact) && self.estimate {
             return Err(
                 "--compact-request prints the request; --estimate does not apply".to_owned(),
@@ -764,6 +779,7 @@ impl Given {
                     temperature: self.temperature,
                     compaction,
                     instead,
+                    forecast: self.forecast,
                     stop: self.stop,
                     schema: self.schema,
                     region: self.region,
@@ -787,6 +803,7 @@ impl Given {
                     ("--compact-at", self.compact_at.is_some()),
                     ("--summary-request", self.summary_request),
                     ("--compact-request", self.compact_request),
+                    ("--forecast", self.forecast.is_some()),
                     ("--stop", !self.stop.is_empty()),
                     ("--schema", self.schema.is_some()),
                     ("--region", self.region.is_some()),

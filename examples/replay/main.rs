@@ -431,7 +431,25 @@ fn run(options: &Options, tools: &[Tool]) -> Result<(), String> {
                             *family,
                             pretty,
                         )?,
-                        None => write_body(&mut out, *provider, &turn, *family, pretty)?,
+                        None => match &options.forecast {
+                            Some(previous) => {
+                                let previous = read_input(previous, "the previous body")?;
+                                let next = provider
+                                    .body(&turn)
+                                    .map_err(|error| error.to_string())?
+                                    .to_json()
+                                    .map_err(|error| error.to_string())?;
+                                let next = String::from_utf8_lossy(&next);
+                                let model = &options.model;
+                                let forecast =
+                                    transcript_replay::cost::forecast(&previous, &next, model)
+                                        .ok_or_else(|| {
+                                            format!("no model {model:?} in the catalog: a forecast needs its prices and its provider's rule")
+                                        })?;
+                                write_json(&mut out, &forecast, pretty)
+                            }
+                            None => write_body(&mut out, *provider, &turn, *family, pretty)?,
+                        },
                     }
                 }
             }

@@ -375,6 +375,13 @@ pub(crate) static SURFACE: Surface = Surface {
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,
+    // `cache_control` breakpoints; the least cacheable prompt is 1,024 tokens, 2,048 for the
+    // Claude 3 Haiku models, 4,096 for Opus 4.5 and Haiku 4.5
+    // (https://docs.claude.com/en/docs/build-with-claude/prompt-caching).
+    cache_rule: crate::cost::CacheRule::Breakpoints {
+        marker: "cache_control",
+        minimum: claude_cache_minimum,
+    },
     image_rule: &CLAUDE,
     read_reply: |body, _provider| read_reply(body),
     stream: |_provider| stream(),
@@ -383,3 +390,18 @@ pub(crate) static SURFACE: Surface = Surface {
         read_error(status, body).with_headers(headers)
     },
 };
+
+/// The least prompt a Claude model caches, in tokens: 4,096 for Opus 4.5 and Haiku 4.5, 2,048
+/// for the Claude 3 Haiku models, 1,024 for the others
+/// (<https://docs.claude.com/en/docs/build-with-claude/prompt-caching>), by the model's name as
+/// Anthropic or Bedrock writes it.
+pub(crate) fn claude_cache_minimum(model: &str) -> u64 {
+    let model = model.to_ascii_lowercase();
+    if model.contains("opus-4-5") || model.contains("haiku-4-5") {
+        4_096
+    } else if model.contains("3-haiku") || model.contains("3-5-haiku") {
+        2_048
+    } else {
+        1_024
+    }
+}

@@ -462,6 +462,12 @@ pub(crate) static SURFACE: Surface = Surface {
     },
     params: params::fields,
     cache_counting: CacheCounting::Apart,
+    // `cachePoint` blocks, at least 1,024 tokens before one for the Claude models (their own
+    // minimums apply) (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html).
+    cache_rule: crate::cost::CacheRule::Breakpoints {
+        marker: "cachePoint",
+        minimum: crate::anthropic::claude_cache_minimum,
+    },
     image_rule: &CLAUDE,
     read_reply: |body, _provider| read_reply(body),
     stream: |_provider| stream(),

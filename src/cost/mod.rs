@@ -17,6 +17,7 @@
 //! How close the estimate comes to `o200k_base`, and what it costs to compute, is on the
 //! repository's `BENCHMARKS.md`.
 
+mod forecast;
 mod image_tokens;
 mod measure;
 mod model_family;
@@ -31,6 +32,8 @@ use crate::rounds::Answer;
 use crate::signature;
 use crate::wire::{Image, Part, Text};
 
+pub(crate) use self::forecast::CacheRule;
+pub use self::forecast::{forecast, Forecast};
 pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS};
 pub(crate) use self::image_tokens::{CLAUDE, GEMINI_2, GPT_4O};
 use self::measure::measure;

@@ -370,6 +370,12 @@ pub(crate) static SURFACE: Surface = Surface {
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,
+    // Implicit caching of a shared prefix: from 1,024 tokens, 2,048 for the Pro models
+    // (https://ai.google.dev/gemini-api/docs/caching).
+    cache_rule: crate::cost::CacheRule::Prefix {
+        minimum: |model| if model.contains("pro") { 2_048 } else { 1_024 },
+        step: 1,
+    },
     image_rule: &GEMINI_2,
     read_reply: |body, _provider| read_reply(body),
     stream: |_provider| stream(),

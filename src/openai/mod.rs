@@ -440,6 +440,12 @@ pub(crate) static SURFACE: Surface = Surface {
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,
+    // Automatic prefix caching from 1,024 tokens, "in increments of 128 tokens"
+    // (https://platform.openai.com/docs/guides/prompt-caching).
+    cache_rule: crate::cost::CacheRule::Prefix {
+        minimum: |_model| 1_024,
+        step: 128,
+    },
     image_rule: &GPT_4O,
     read_reply: |body, provider| read_reply_of(body, provider),
     stream: stream_of,

@@ -281,6 +281,12 @@ pub(crate) static SURFACE: Surface = Surface {
     },
     params: params::fields,
     cache_counting: CacheCounting::ReadsIncluded,
+    // The same automatic prefix cache as Chat: from 1,024 tokens, in steps of 128
+    // (https://platform.openai.com/docs/guides/prompt-caching).
+    cache_rule: crate::cost::CacheRule::Prefix {
+        minimum: |_model| 1_024,
+        step: 128,
+    },
     image_rule: &GPT_4O,
     read_reply: |body, _provider| read_reply(body),
     stream: |_provider| stream(),

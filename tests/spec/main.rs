@@ -8,6 +8,7 @@ mod approvals;
 mod base_url;
 mod body_golden;
 mod budget_from_the_turn;
+mod cache_forecast;
 mod compaction;
 mod conversation_file;
 mod dialect_golden;
