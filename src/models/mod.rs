@@ -66,6 +66,52 @@ pub struct Prices {
     pub cache_write: Option<f64>,
 }
 
+/// What a model takes and does, as the catalog's entries write it, one bit each.
+const IMAGES: u8 = 1;
+const PDF: u8 = 2;
+const REASONING: u8 = 4;
+const TOOLS: u8 = 8;
+const SCHEMA: u8 = 16;
+
+/// A catalog entry, as `catalog.rs` writes one a line: id, provider, window, input limit,
+/// output limit, what it takes and does, prices, source file.
+#[allow(clippy::too_many_arguments)]
+const fn m(
+    id: &'static str,
+    provider: &'static str,
+    context_window: u64,
+    input_limit: Option<u64>,
+    max_output: u64,
+    flags: u8,
+    usd_per_mtok: Option<Prices>,
+    source: &'static str,
+) -> Model {
+    Model {
+        id,
+        provider,
+        context_window,
+        input_limit,
+        max_output,
+        images: flags & IMAGES != 0,
+        pdf: flags & PDF != 0,
+        reasoning: flags & REASONING != 0,
+        tool_calls: flags & TOOLS != 0,
+        structured_output: flags & SCHEMA != 0,
+        usd_per_mtok,
+        source,
+    }
+}
+
+/// A catalog entry's prices: input, output, cache read, cache write.
+const fn p(input: f64, output: f64, cache_read: Option<f64>, cache_write: Option<f64>) -> Prices {
+    Prices {
+        input,
+        output,
+        cache_read,
+        cache_write,
+    }
+}
+
 impl Model {
     /// The provider that serves the model under this id.
     ///
