@@ -7,6 +7,7 @@ mod agent_estimate;
 mod agent_loop;
 mod append_stability;
 mod body_schemas;
+mod cache_forecast;
 mod compact_input;
 mod dialect_rules;
 mod estimate_bytes;
