@@ -8,8 +8,8 @@
 //! (what a prefix cache reads), and how many turns rewrote more than half of the body.
 
 use transcript_replay::{
-    cost::image_tokens, cost::Estimate, cost::Of, Block, Budget, Priced, Provider, Role,
-    StoredMessage, ToolInput, Turn,
+    cost::forecast, cost::image_tokens, cost::Estimate, cost::Of, Block, Budget, Cache, Priced,
+    Provider, Role, StoredMessage, ToolInput, Turn,
 };
 use transcript_replay_conformance::records;
 
@@ -82,6 +82,26 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// The bodies of every turn, fitted by the budget or by a newest-first sliding window.
 fn bodies(provider: Provider, budget: u64, sliding: bool) -> (Vec<Vec<u8>>, u64) {
+    bodies_of(provider, budget, sliding, None)
+}
+
+/// The bodies of every turn as [`bodies`] makes them, with `model` (when given) named,
+/// prompt caching and an output limit.
+fn bodies_of(
+    provider: Provider,
+    budget: u64,
+    sliding: bool,
+    model: Option<&str>,
+) -> (Vec<Vec<u8>>, u64) {
+    fn shape<'t>(turn: Turn<'t>, model: Option<&str>) -> Turn<'t> {
+        match model {
+            Some(model) => turn
+                .model(model)
+                .max_output(1_000)
+                .cache(Cache::FiveMinutes),
+            None => turn,
+        }
+    }
     let claude = image_tokens("claude").unwrap();
     let turns = conversation();
     let mut record = vec![StoredMessage::system(
@@ -91,7 +111,7 @@ fn bodies(provider: Provider, budget: u64, sliding: bool) -> (Vec<Vec<u8>>, u64)
     let mut largest_unbudgeted = 0;
     for (ask, work) in &turns {
         let live = [ask.clone()];
-        let turn = Turn::new(&record).live(&live);
+        let turn = shape(Turn::new(&record).live(&live), model);
         let bytes = match sliding {
             false => {
                 let budgeted = turn.clone().budget(Budget::new(budget, claude));
@@ -128,9 +148,16 @@ fn bodies(provider: Provider, budget: u64, sliding: bool) -> (Vec<Vec<u8>>, u64)
                     left -= cost;
                     start = index;
                 }
+                // A window begins on the user's turn (Bedrock takes no other first message).
+                while record
+                    .get(start)
+                    .is_some_and(|message| message.role != Role::User)
+                {
+                    start += 1;
+                }
                 let mut window = vec![record[0].clone()];
                 window.extend(record[start..].iter().cloned());
-                let turn = Turn::new(&window).live(&live);
+                let turn = shape(Turn::new(&window).live(&live), model);
                 let body = provider.body(&turn).unwrap();
                 serde_json::to_vec(&body).unwrap()
             }
@@ -197,6 +224,50 @@ fn a_fitted_conversation_keeps_its_prefix_where_a_sliding_window_rewrites_it() {
         assert!(
             sliding_rewrites > 2 * fitted_rewrites,
             "{provider}: {sliding_rewrites} against {fitted_rewrites}"
+        );
+    }
+}
+
+/// The share of the input the provider's prompt cache reads, as the forecast has it, over the
+/// fitted bodies and the sliding window's, with the model and prompt caching set: by each
+/// provider's own rule, a fitted conversation reads most of its input from the cache.
+#[test]
+fn the_forecast_reads_most_of_a_fitted_conversation_from_the_cache_on_every_provider() {
+    const BUDGET: u64 = 20_000;
+    const MODELS: [(&str, &str); 5] = [
+        ("openai", "gpt-4o"),
+        ("openai-responses", "gpt-5"),
+        ("anthropic", "claude-sonnet-4-5"),
+        ("gemini", "gemini-2.5-pro"),
+        ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ];
+    let read = |bodies: &[Vec<u8>], model: &str| {
+        let (mut read, mut written, mut total) = (0u64, 0u64, 0u64);
+        for pair in bodies.windows(2) {
+            let text = |bytes: &Vec<u8>| String::from_utf8(bytes.clone()).unwrap();
+            let cache = forecast(&text(&pair[0]), &text(&pair[1]), model).unwrap();
+            read += cache.cache_read_tokens;
+            written += cache.cache_write_tokens;
+            total += cache.cache_read_tokens + cache.cache_write_tokens + cache.uncached_tokens;
+        }
+        (read as f64 / total as f64, written as f64 / total as f64)
+    };
+    println!("| provider | model | fitted: input read from the cache | written | sliding window: read | written |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for (provider, model) in MODELS {
+        let provider: Provider = provider.parse().unwrap();
+        let (fitted, _) = bodies_of(provider, BUDGET, false, Some(model));
+        let (sliding, _) = bodies_of(provider, BUDGET, true, Some(model));
+        let (fitted_read, fitted_written) = read(&fitted, model);
+        let (sliding_read, sliding_written) = read(&sliding, model);
+        println!(
+            "| {} | `{model}` | {fitted_read:.3} | {fitted_written:.3} | {sliding_read:.3} | {sliding_written:.3} |",
+            provider.id()
+        );
+        assert!(fitted_read > 0.6, "{provider}: {fitted_read:.3}");
+        assert!(
+            fitted_read > sliding_read + 0.2,
+            "{provider}: {fitted_read:.3} against {sliding_read:.3}"
         );
     }
 }
