@@ -225,7 +225,7 @@ impl Provider {
             .and_then(|model| model.usd_per_mtok);
         if let Some(prices) = prices {
             let tokens = estimate.anchored_tokens().unwrap_or(estimate.tokens());
-            estimate.usd = Some(tokens as f64 * prices.input / 1_000_000.0);
+            estimate.usd = Some(tokens as f64 * prices.for_prompt(tokens).input / 1_000_000.0);
         }
         Ok(estimate)
     }

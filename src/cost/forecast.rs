@@ -133,6 +133,7 @@ pub fn forecast(previous: &str, next: &str, model: &str) -> Option<Forecast> {
     let written = written.min(total - read);
     let uncached = total - read - written;
     let usd = entry.usd_per_mtok.map(|prices| {
+        let prices = prices.for_prompt(total);
         let per_token = |price: f64| price / 1_000_000.0;
         read as f64 * per_token(prices.cache_read.unwrap_or(prices.input))
             + written as f64 * per_token(prices.cache_write.unwrap_or(prices.input))

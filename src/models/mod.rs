@@ -64,6 +64,45 @@ pub struct Prices {
     pub cache_read: Option<f64>,
     /// Input tokens written to the prompt cache, where the provider prices them apart.
     pub cache_write: Option<f64>,
+    /// The prices of a request whose prompt is longer than a size, where the provider bills
+    /// long prompts at other prices (Gemini 2.5 Pro over 200,000 tokens, GPT-5.4 over
+    /// 272,000): the first of the catalog's `cost.tiers`. Not written in the entry's JSON,
+    /// whose shape is the catalog's base prices; [`Prices::for_prompt`] applies it.
+    pub above: Option<&'static Tier>,
+}
+
+/// The prices of a request whose prompt is longer than `prompt_tokens`: the whole request is
+/// billed at them (Gemini's "prompts > 200k tokens", <https://ai.google.dev/gemini-api/docs/pricing>).
+///
+/// ```
+/// let prices = transcript_replay::models::find("gemini-2.5-pro").unwrap().usd_per_mtok.unwrap();
+/// let above = prices.above.unwrap();
+/// assert_eq!((above.prompt_tokens, above.prices.input), (200_000, 2.5));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Tier {
+    /// The longest prompt billed at the base prices, in tokens.
+    pub prompt_tokens: u64,
+    /// The prices of a longer one.
+    pub prices: Prices,
+}
+
+impl Prices {
+    /// The prices a request with a prompt of `prompt_tokens` is billed at: those
+    /// [`above`](Prices::above) its size when it is longer, else these.
+    ///
+    /// ```
+    /// let prices = transcript_replay::models::find("gemini-2.5-pro").unwrap().usd_per_mtok.unwrap();
+    /// assert_eq!(prices.for_prompt(200_000).input, 1.25);
+    /// assert_eq!(prices.for_prompt(200_001).input, 2.5);
+    /// ```
+    pub fn for_prompt(&self, prompt_tokens: u64) -> Prices {
+        match self.above {
+            Some(tier) if prompt_tokens > tier.prompt_tokens => tier.prices,
+            Some(_) | None => *self,
+        }
+    }
 }
 
 /// What a model takes and does, as the catalog's entries write it, one bit each.
@@ -102,13 +141,29 @@ const fn m(
     }
 }
 
-/// A catalog entry's prices: input, output, cache read, cache write.
-const fn p(input: f64, output: f64, cache_read: Option<f64>, cache_write: Option<f64>) -> Prices {
+/// A catalog entry's prices: input, output, cache read, cache write, and those of a longer
+/// prompt.
+const fn p(
+    input: f64,
+    output: f64,
+    cache_read: Option<f64>,
+    cache_write: Option<f64>,
+    above: Option<&'static Tier>,
+) -> Prices {
     Prices {
         input,
         output,
         cache_read,
         cache_write,
+        above,
+    }
+}
+
+/// A catalog entry's prices of a prompt longer than `prompt_tokens`.
+const fn t(prompt_tokens: u64, prices: Prices) -> Tier {
+    Tier {
+        prompt_tokens,
+        prices,
     }
 }
 

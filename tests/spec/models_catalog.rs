@@ -213,3 +213,67 @@ fn a_model_gives_its_budget_its_vision_its_output_limit_and_its_dollars() {
     assert_eq!(none.usd, None);
     assert!(!serde_json::to_string(&none).unwrap().contains("usd"));
 }
+
+#[test]
+fn a_long_prompt_is_priced_by_its_tier_and_an_omitted_inherited_field_is_gone() {
+    use transcript_replay::{Priced, Provider, StoredMessage, Turn};
+    // providers/google/models/gemini-2.5-pro.toml: `[[cost.tiers]] tier = { size = 200_000 }`
+    // at $2.50 / $15.00 / $0.25.
+    let prices = models::find("gemini-2.5-pro")
+        .unwrap()
+        .usd_per_mtok
+        .unwrap();
+    let above = prices.above.unwrap();
+    assert_eq!(above.prompt_tokens, 200_000);
+    assert_eq!(
+        (
+            above.prices.input,
+            above.prices.output,
+            above.prices.cache_read
+        ),
+        (2.5, 15.0, Some(0.25))
+    );
+    assert_eq!(prices.for_prompt(200_000), prices);
+    assert_eq!(prices.for_prompt(200_001), above.prices);
+    assert!(models::find("gpt-4o")
+        .unwrap()
+        .usd_per_mtok
+        .unwrap()
+        .above
+        .is_none());
+    // The tier is not part of the entry's JSON, whose prices are the base ones.
+    let json = serde_json::to_value(models::find("gemini-2.5-pro").unwrap()).unwrap();
+    assert_eq!(
+        json["usd_per_mtok"],
+        serde_json::json!({"input": 1.25, "output": 10.0, "cache_read": 0.125})
+    );
+    // A request past the tier is priced at it, a short one at the base.
+    let rule = Provider::Gemini.image_tokens_for("gemini-2.5-pro");
+    for (words, price) in [(10, 1.25), (300_000, 2.5)] {
+        let history = [StoredMessage::user("word ".repeat(words))];
+        let turn = Turn::new(&history).model("gemini-2.5-pro");
+        let estimate = Provider::Gemini.estimate(&turn, rule).unwrap();
+        let tokens = Provider::Gemini
+            .body(&turn)
+            .unwrap()
+            .estimate(rule)
+            .tokens();
+        assert_eq!(
+            estimate.usd,
+            Some(tokens as f64 * price / 1_000_000.0),
+            "{words}"
+        );
+    }
+    // providers/amazon-bedrock/models/openai.gpt-5.4.toml: `base_model_omit = ["cost.tiers",
+    // ..., "limit.input"]` over models/openai/gpt-5.4.toml, which has both.
+    let bedrock = models::find("openai.gpt-5.4").unwrap();
+    assert_eq!(bedrock.provider().id(), "bedrock");
+    assert!(bedrock.input_limit.is_none());
+    assert!(bedrock.usd_per_mtok.unwrap().above.is_none());
+    assert!(models::find("gpt-5.4")
+        .unwrap()
+        .usd_per_mtok
+        .unwrap()
+        .above
+        .is_some());
+}
