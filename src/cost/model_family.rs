@@ -75,8 +75,10 @@ const fn row(
 /// | `gemini-2` | `gemini-2` | <https://ai.google.dev/gemini-api/docs/tokens> |
 ///
 /// Not listed, so priced by the provider's default: models whose image price no page
-/// publishes (Amazon Nova, Llama, Mistral, ...), and Claude models after Opus 4.7 until their
-/// names are known here.
+/// publishes (Amazon Nova, Llama, Mistral, Gemma, GPT-4 Turbo, ...), aliases whose model moves
+/// (`gemini-flash-latest`), and Claude models after Opus 4.7 until their names are known here.
+/// Every other model of the first parties that the catalog says takes images has its row
+/// ([`Model::image_tokens`](crate::models::Model::image_tokens) reads it).
 ///
 /// ```
 /// use transcript_replay::{Provider, cost::MODEL_FAMILIES};

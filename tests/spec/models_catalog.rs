@@ -277,3 +277,39 @@ fn a_long_prompt_is_priced_by_its_tier_and_an_omitted_inherited_field_is_gone() 
         .above
         .is_some());
 }
+
+#[test]
+fn every_first_party_model_that_sees_images_has_its_family_and_a_blind_one_none() {
+    use transcript_replay::cost::MODEL_FAMILIES;
+    // The image families cover the first parties' catalog: each of their models that takes
+    // images is priced by the family row its id begins with (the longest), but these, which
+    // no family's page names: an alias whose model moves, Gemma, GPT-4 Turbo. They take the
+    // provider's default.
+    let unnamed = [
+        "gemini-flash-latest",
+        "gemini-flash-lite-latest",
+        "gemma-4-26b-a4b-it",
+        "gemma-4-31b-it",
+        "gpt-4-turbo",
+    ];
+    for model in models::all() {
+        let rule = model.image_tokens();
+        assert_eq!(rule.is_some(), model.images, "{}", model.id);
+        let first_party = ["openai", "anthropic", "gemini"].contains(&model.provider().id());
+        if let (Some(rule), true) = (rule, first_party) {
+            let row = MODEL_FAMILIES
+                .iter()
+                .filter(|row| model.id.starts_with(row.prefix))
+                .max_by_key(|row| row.prefix.len());
+            match unnamed.contains(&model.id) {
+                false => assert_eq!(row.map(|row| row.rule), Some(rule), "{}", model.id),
+                true => assert_eq!(
+                    rule,
+                    model.provider().image_tokens_for("a-name-no-family-has"),
+                    "{}",
+                    model.id
+                ),
+            }
+        }
+    }
+}
