@@ -38,7 +38,7 @@ pub use self::image_tokens::{image_tokens, ImageRule, ImageTokens, IMAGE_TOKENS}
 pub(crate) use self::image_tokens::{CLAUDE, GEMINI_2, GPT_4O};
 use self::measure::measure;
 pub(crate) use self::model_family::family_of;
-pub use self::model_family::{ModelFamily, MODEL_FAMILIES};
+pub use self::model_family::{model_image_tokens, ModelFamily, MODEL_FAMILIES};
 pub use self::withheld::{Anchored, Told, Withheld};
 pub use crate::tokens::estimate_tokens;
 

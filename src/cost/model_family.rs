@@ -78,7 +78,7 @@ const fn row(
 /// publishes (Amazon Nova, Llama, Mistral, Gemma, GPT-4 Turbo, ...), aliases whose model moves
 /// (`gemini-flash-latest`), and Claude models after Opus 4.7 until their names are known here.
 /// Every other model of the first parties that the catalog says takes images has its row
-/// ([`Model::image_tokens`](crate::models::Model::image_tokens) reads it).
+/// ([`model_image_tokens`](crate::cost::model_image_tokens) reads it).
 ///
 /// ```
 /// use transcript_replay::{Provider, cost::MODEL_FAMILIES};
@@ -132,4 +132,23 @@ pub(crate) fn family_of(model: &str) -> Option<&'static ModelFamily> {
         }
     }
     best
+}
+
+/// How a catalog model's provider counts an image's tokens for it, when it takes images: the
+/// family its id picks in [`MODEL_FAMILIES`], else its provider's default, as
+/// [`Provider::image_tokens_for`](crate::Provider::image_tokens_for) has it; `None` for a
+/// model that takes no images (its images cross as markers) or that the catalog does not hold.
+///
+/// ```
+/// use transcript_replay::cost::{image_tokens, model_image_tokens};
+///
+/// assert_eq!(model_image_tokens("gpt-4.1-mini"), image_tokens("gpt-4.1-mini"));
+/// assert_eq!(model_image_tokens("deepseek-chat"), None);
+/// assert_eq!(model_image_tokens("no-such-model"), None);
+/// ```
+pub fn model_image_tokens(id: &str) -> Option<&'static ImageTokens> {
+    let model = crate::models::find(id)?;
+    model
+        .images
+        .then(|| model.provider().image_tokens_for(model.id))
 }

@@ -164,29 +164,195 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     if candidate.parts.is_none() && candidate.finish_reason.is_none() {
         return Err(candidate_at.error("the candidate has no content"));
     }
-    let mut blocks = Parts::default();
-    let mut native = Vec::new();
+    let mut reading = Reading::default();
     for part_at in candidate.parts.iter().flatten() {
-        blocks.push(read_part(part_at)?);
-        native.push(part_at.raw().to_owned());
+        reading.part(part_at.raw(), part_at, false)?;
     }
-    let usage = usage()?;
-    let stop = StopReason::from_word(candidate.finish_reason.as_deref(), &FINISH_REASONS);
-    let mut beyond = Beyond::default();
-    beyond.add(
+    if let Some(usage_at) = at.present(response.usage_metadata, "usageMetadata") {
+        reading.counts.update(read_usage(&usage_at)?);
+    }
+    reading.finish = candidate.finish_reason;
+    reading.beyond.add(
         candidate.grounding,
         &candidate.citation_metadata,
         &candidate.url_context_metadata,
     );
-    let (sources, mut metadata) = beyond.read();
-    metadata.prompt_blocked = blocked;
-    metadata.other_choices = candidates.len().saturating_sub(1);
-    blocks.blocks.extend(sources);
-    Ok(
-        Reply::new(Provider::Gemini, blocks.blocks, usage, stop, native)
-            .not_keeping(blocks.not_kept)
-            .with_metadata(metadata),
-    )
+    reading.blocked = blocked;
+    reading.others = (1..candidates.len())
+        .filter_map(|n| i64::try_from(n).ok())
+        .collect();
+    Ok(reading.reply())
+}
+
+/// A part kept for the round in flight.
+#[derive(Debug)]
+enum Native {
+    /// A streamed text (or thought) without a signature, whose increments join.
+    Text { text: String, thought: bool },
+    /// Any other part, and every part of a whole reply, as it came.
+    Raw(Box<RawValue>),
+}
+
+/// A text part, the one a reply carries most: nothing but text, its thought flag and its
+/// signature, read in one pass; any other part is read by [`read_part`].
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TextPart<'a> {
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    thought: Option<bool>,
+    #[serde(default)]
+    thought_signature: Option<String>,
+}
+
+/// What a reply has said so far, read from a whole body's candidate or from a stream's
+/// chunks alike: its blocks, the parts that go back in the round, the counts, the finish
+/// reason, what the candidate carries beside its content, why the prompt was blocked and the
+/// other candidates. [`Reading::reply`] makes the one reply of both.
+#[derive(Debug, Default)]
+pub(super) struct Reading {
+    pub(super) parts: Parts,
+    /// Where the first part of the call whose arguments stream is kept, in `native`.
+    streamed: Option<usize>,
+    /// The model's parts as Gemini takes them back in the round in flight.
+    native: Vec<Native>,
+    pub(super) counts: Counts,
+    pub(super) finish: Option<String>,
+    pub(super) beyond: Beyond,
+    pub(super) blocked: Option<String>,
+    /// The indices of the candidates after the first.
+    pub(super) others: std::collections::BTreeSet<i64>,
+}
+
+impl Reading {
+    /// Reads one part into the blocks and the round: a whole reply's part goes back as it
+    /// came; a stream's `increments` join (adjacent text without a signature, of one kind), and
+    /// a call whose arguments stream goes back whole, its first part with the arguments so far,
+    /// the parts that carry them not at all (a `functionCall` with no `name` is no part Gemini
+    /// takes back).
+    pub(super) fn part(
+        &mut self,
+        raw: &RawValue,
+        at: &At<'_>,
+        increments: bool,
+    ) -> Result<Added<'_>, ReplyError> {
+        let text: Option<TextPart<'_>> = serde_json::from_str(raw.get()).ok();
+        let part = match &text {
+            Some(text) => Part::Text {
+                text: text.text.clone().into_owned(),
+                thought: text.thought.unwrap_or(false),
+            },
+            None => read_part(at)?,
+        };
+        let arguments = increments && matches!(part, Part::CallArguments(_));
+        match increments {
+            false => self.native.push(Native::Raw(raw.to_owned())),
+            true if !arguments => self.keep(text.as_ref(), raw),
+            true => {}
+        }
+        if increments && matches!(part, Part::Call { streamed: true, .. }) {
+            self.streamed = self.native.len().checked_sub(1);
+        }
+        if arguments {
+            self.parts.push(part);
+            self.rewrite_streamed();
+            return Ok(Added::Other);
+        }
+        Ok(self.parts.push(part))
+    }
+
+    /// Keeps a stream's part for the round in flight: a text increment without a signature
+    /// joins the unsigned text part before it when both are of one kind; a part with a
+    /// `thoughtSignature` is kept as it came, never joined with its neighbours (Gemini
+    /// validates a signature against the part it was sent on: "Function call is missing a
+    /// thought_signature", <https://ai.google.dev/gemini-api/docs/thought-signatures>); an
+    /// empty text with no signature adds nothing.
+    fn keep(&mut self, text: Option<&TextPart<'_>>, raw: &RawValue) {
+        let Some(part) = text.filter(|part| part.thought_signature.is_none()) else {
+            self.native.push(Native::Raw(raw.to_owned()));
+            return;
+        };
+        let thought = part.thought.unwrap_or(false);
+        if let Some(Native::Text {
+            text,
+            thought: last_thought,
+        }) = self.native.last_mut()
+        {
+            if *last_thought == thought {
+                text.push_str(&part.text);
+                return;
+            }
+        }
+        if !part.text.is_empty() {
+            self.native.push(Native::Text {
+                text: part.text.clone().into_owned(),
+                thought,
+            });
+        }
+    }
+
+    /// The kept first part of the call whose arguments stream, with its arguments as the
+    /// parts so far make them, and no `willContinue`: every other member kept where and as it
+    /// came, and the arguments' keys in the order they came, so that the round in flight sends
+    /// the part the whole reply carries, byte for byte.
+    fn rewrite_streamed(&mut self) {
+        let args = self
+            .parts
+            .streamed_input()
+            .and_then(|input| RawValue::from_string(input.to_owned()).ok());
+        let slot = self.streamed.and_then(|at| self.native.get_mut(at));
+        let Some(Native::Raw(raw)) = slot else {
+            return;
+        };
+        if let Some(rewritten) = with_args(raw.get(), args.as_deref()) {
+            *raw = rewritten;
+        }
+    }
+
+    /// The reply read so far: its blocks with the sources after them, the counts, the stop,
+    /// the round's parts, what was not kept and the metadata.
+    pub(super) fn reply(&self) -> Reply {
+        let stop = StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS);
+        let native = self
+            .native
+            .iter()
+            .filter_map(|part| match part {
+                Native::Raw(raw) => Some(raw.clone()),
+                Native::Text { text, thought } => {
+                    let mut fields = serde_json::Map::new();
+                    fields.insert("text".to_owned(), text.as_str().into());
+                    if *thought {
+                        fields.insert("thought".to_owned(), true.into());
+                    }
+                    serde_json::value::to_raw_value(&fields).ok()
+                }
+            })
+            .collect();
+        let (sources, mut metadata) = self.beyond.read();
+        metadata.prompt_blocked.clone_from(&self.blocked);
+        metadata.other_choices = self.others.len();
+        let mut blocks = self.parts.blocks.clone();
+        blocks.extend(sources);
+        Reply::new(Provider::Gemini, blocks, self.counts.usage(), stop, native)
+            .not_keeping(self.parts.not_kept.clone())
+            .with_metadata(metadata)
+    }
+}
+
+/// A part whose `functionCall` has these arguments (`{}` for none) and no `willContinue`,
+/// every other member where and as it came; `None` for a part with no `functionCall` object.
+fn with_args(part: &str, args: Option<&RawValue>) -> Option<Box<RawValue>> {
+    #[derive(Deserialize)]
+    struct Called<'a> {
+        #[serde(borrow, rename = "functionCall")]
+        function_call: &'a RawValue,
+    }
+    let called: Called<'_> = serde_json::from_str(part).ok()?;
+    let args = args.map_or("{}", RawValue::get);
+    let call =
+        crate::body::with_member(called.function_call.get(), "args", args, &["willContinue"])?;
+    RawValue::from_string(crate::body::with_member(part, "functionCall", &call, &[])?).ok()
 }
 
 /// The reply to a prompt Gemini blocked: no content, stopped by the content filter, the

@@ -3,19 +3,16 @@
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::enums::{Word, FINISH_REASON};
 use super::error;
 use super::reply::{
-    blocked_reply, read_candidate, read_part, read_usage, Added, Beyond, Feedback, Part, Parts,
-    FINISH_REASONS,
+    blocked_reply, read_candidate, read_part, read_usage, Added, Feedback, Reading,
 };
-use crate::body::with_member;
 use crate::provider::Provider;
 use crate::record::{Role, StoredMessage};
-use crate::reply::{At, Counts, Reply};
-use crate::stop::StopReason;
+use crate::reply::{At, Reply};
 use crate::stream::{Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed generateContent reply (`streamGenerateContent?alt=sse`):
@@ -65,33 +62,12 @@ pub fn stream() -> StreamReader {
 /// The most text kept of lines outside `data:` while they do not make an error object.
 const LOOSE_LIMIT: usize = 1 << 20;
 
-/// A part kept for the round in flight.
-#[derive(Debug)]
-enum Native {
-    /// Text (or a thought) without a signature, whose increments join.
-    Text { text: String, thought: bool },
-    /// Any other part, and every part with a signature, as it came.
-    Raw(Box<RawValue>),
-}
-
 #[derive(Debug, Default)]
 struct Stream {
-    parts: Parts,
-    /// Where the first part of the call whose arguments stream is kept, in `native`.
-    streamed: Option<usize>,
-    /// The model's parts as Gemini takes them back in the round in flight: adjacent text
-    /// increments without a signature joined, every other part as it came.
-    native: Vec<Native>,
-    counts: Counts,
-    finish: Option<String>,
+    /// The reply so far, read as a whole reply is.
+    reading: Reading,
     /// Lines outside `data:`, gathered until they make an error object.
     loose: String,
-    /// What the candidate carries beside its content, as the chunks gave it.
-    beyond: Beyond,
-    /// Why the prompt was blocked, when a chunk said so.
-    blocked: Option<String>,
-    /// The indices of the candidates after the first that the chunks carried.
-    others: std::collections::BTreeSet<i64>,
 }
 
 /// A chunk, read in one pass: the parts of its first candidate, each with its exact text.
@@ -134,103 +110,13 @@ struct Content<'a> {
     parts: Option<Vec<&'a RawValue>>,
 }
 
-/// A text part, the one a stream brings most: nothing but text, its thought flag and its
-/// signature.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TextPart<'a> {
-    #[serde(borrow)]
-    text: std::borrow::Cow<'a, str>,
-    #[serde(default)]
-    thought: Option<bool>,
-    #[serde(default)]
-    thought_signature: Option<String>,
-}
-
 impl Stream {
-    /// The kept first part of the call whose arguments stream, with its arguments as the
-    /// parts so far make them, and no `willContinue`: every other member kept where and as it
-    /// came, and the arguments' keys in the order they came, so that the round in flight sends
-    /// the part the whole reply carries, byte for byte.
-    fn rewrite_streamed(&mut self) {
-        let Some(at) = self.streamed else {
-            return;
-        };
-        let args = self
-            .parts
-            .streamed_input()
-            .and_then(|input| RawValue::from_string(input.to_owned()).ok());
-        let Some(Native::Raw(raw)) = self.native.get(at) else {
-            return;
-        };
-        let Some(rewritten) = with_args(raw.get(), args.as_deref()) else {
-            return;
-        };
-        if let Some(slot) = self.native.get_mut(at) {
-            *slot = Native::Raw(rewritten);
-        }
-    }
-
-    /// Keeps a part for the round in flight: a text increment without a signature joins the
-    /// unsigned text part before it when both are of one kind; a part with a
-    /// `thoughtSignature` is kept as it came, never joined with its neighbours (Gemini
-    /// validates a signature against the part it was sent on: "Function call is missing a
-    /// thought_signature", <https://ai.google.dev/gemini-api/docs/thought-signatures>); an
-    /// empty text with no signature adds nothing.
-    fn keep(&mut self, text: Option<&TextPart<'_>>, raw: &RawValue) {
-        let Some(part) = text.filter(|part| part.thought_signature.is_none()) else {
-            self.native.push(Native::Raw(raw.to_owned()));
-            return;
-        };
-        let thought = part.thought.unwrap_or(false);
-        if let Some(Native::Text {
-            text,
-            thought: last_thought,
-        }) = self.native.last_mut()
-        {
-            if *last_thought == thought {
-                text.push_str(&part.text);
-                return;
-            }
-        }
-        if part.text.is_empty() {
-            return;
-        }
-        self.native.push(Native::Text {
-            text: part.text.clone().into_owned(),
-            thought,
-        });
-    }
-
-    /// The part a raw part is, read fast when it is text, else by the reply's reader.
+    /// A part of the first candidate, read as a whole reply's is, and the delta it makes.
     fn part(&mut self, raw: &RawValue, at: &At<'_>, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
-        let text: Option<TextPart<'_>> = serde_json::from_str(raw.get()).ok();
-        let part = match &text {
-            Some(text) => Part::Text {
-                text: text.text.clone().into_owned(),
-                thought: text.thought.unwrap_or(false),
-            },
-            None => read_part(at).map_err(|error| Fault::content(&error))?,
-        };
-        // A call whose arguments stream goes back whole: its first part with the arguments
-        // so far, and the parts that carry them not at all (a `functionCall` with no `name`
-        // is no part Gemini takes back).
-        let arguments = matches!(part, Part::CallArguments(_));
-        let streamed = matches!(part, Part::Call { streamed: true, .. });
-        if !arguments {
-            self.keep(text.as_ref(), raw);
-        }
-        if streamed {
-            self.streamed = self.native.len().checked_sub(1);
-        }
-        let added = self.parts.push(part);
-        let added = match added {
-            Added::Other if arguments => {
-                self.rewrite_streamed();
-                Added::Other
-            }
-            added => added,
-        };
+        let added = self
+            .reading
+            .part(raw, at, true)
+            .map_err(|error| Fault::content(&error))?;
         match added {
             Added::Text(block, text) => deltas.push(Delta::Text {
                 block,
@@ -277,7 +163,7 @@ impl Stream {
         let body = At::body_unchecked(Provider::Gemini, data);
         if let Some(reason) = chunk.prompt_feedback.and_then(Feedback::reason) {
             // A blocked prompt gets no candidate at all: the stream ends on this chunk.
-            self.blocked = Some(reason);
+            self.reading.blocked = Some(reason);
         }
         // The first candidate is read (its `index` 0, or the first of a chunk that numbers
         // none); the others are counted.
@@ -290,7 +176,7 @@ impl Stream {
             match index {
                 0 if first.is_none() => first = Some(candidate),
                 index => {
-                    self.others.insert(index);
+                    self.reading.others.insert(index);
                 }
             }
         }
@@ -309,11 +195,11 @@ impl Stream {
                 self.part(raw, &at, deltas)?;
             }
             if let Some(word) = &candidate.finish_reason {
-                self.finish = Some(word.clone().name(&FINISH_REASON));
+                self.reading.finish = Some(word.clone().name(&FINISH_REASON));
             }
             // The last grounding stands, as a whole reply carries one; citations and URLs
             // add up.
-            self.beyond.add(
+            self.reading.beyond.add(
                 candidate.grounding_metadata.clone(),
                 &candidate.citation_metadata,
                 &candidate.url_context_metadata,
@@ -321,7 +207,8 @@ impl Stream {
         }
         if let Some(usage) = chunk.usage_metadata.filter(|usage| usage.get() != "null") {
             let at = body.child(usage, "usageMetadata");
-            self.counts
+            self.reading
+                .counts
                 .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
         }
         Ok(())
@@ -375,55 +262,15 @@ impl Events for Stream {
     }
 
     fn finish(&mut self) -> Result<Reply, Fault> {
-        if self.finish.is_none() {
-            return match self.blocked.clone() {
-                Some(reason) => Ok(blocked_reply(reason, self.counts.usage())),
-                None => Err(Fault::Cut("a chunk with a finishReason")),
-            };
+        let reading = &self.reading;
+        match (&reading.finish, &reading.blocked) {
+            (Some(_), _) => Ok(reading.reply()),
+            (None, Some(reason)) => Ok(blocked_reply(reason.clone(), reading.counts.usage())),
+            (None, None) => Err(Fault::Cut("a chunk with a finishReason")),
         }
-        let stop = StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS);
-        let native = self
-            .native
-            .iter()
-            .filter_map(|part| match part {
-                Native::Raw(raw) => Some(raw.clone()),
-                Native::Text { text, thought } => {
-                    let mut fields = Map::new();
-                    fields.insert("text".to_owned(), Value::from(text.as_str()));
-                    if *thought {
-                        fields.insert("thought".to_owned(), Value::Bool(true));
-                    }
-                    serde_json::value::to_raw_value(&fields).ok()
-                }
-            })
-            .collect();
-        let (sources, mut metadata) = self.beyond.read();
-        metadata.prompt_blocked.clone_from(&self.blocked);
-        metadata.other_choices = self.others.len();
-        let mut blocks = self.parts.blocks.clone();
-        blocks.extend(sources);
-        Ok(
-            Reply::new(Provider::Gemini, blocks, self.counts.usage(), stop, native)
-                .not_keeping(self.parts.not_kept.clone())
-                .with_metadata(metadata),
-        )
     }
 
     fn partial(&self) -> StoredMessage {
-        StoredMessage::new(Role::Assistant, self.parts.blocks.clone())
+        StoredMessage::new(Role::Assistant, self.reading.parts.blocks.clone())
     }
-}
-
-/// A part whose `functionCall` has these arguments (`{}` for none) and no `willContinue`,
-/// every other member where and as it came; `None` for a part with no `functionCall` object.
-fn with_args(part: &str, args: Option<&RawValue>) -> Option<Box<RawValue>> {
-    #[derive(Deserialize)]
-    struct Called<'a> {
-        #[serde(borrow, rename = "functionCall")]
-        function_call: &'a RawValue,
-    }
-    let called: Called<'_> = serde_json::from_str(part).ok()?;
-    let args = args.map_or("{}", RawValue::get);
-    let call = with_member(called.function_call.get(), "args", args, &["willContinue"])?;
-    RawValue::from_string(with_member(part, "functionCall", &call, &[])?).ok()
 }

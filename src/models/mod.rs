@@ -178,23 +178,6 @@ impl Model {
         self.provider.parse().unwrap_or(crate::Provider::ALL[0])
     }
 
-    /// How the model's provider counts an image's tokens for it, when it takes images: the
-    /// family its name picks ([`MODEL_FAMILIES`](crate::cost::MODEL_FAMILIES)), else its
-    /// provider's default, as [`Provider::image_tokens_for`](crate::Provider::image_tokens_for)
-    /// has it; `None` for a model that takes no images (its images cross as markers).
-    ///
-    /// ```
-    /// use transcript_replay::{cost::image_tokens, models};
-    ///
-    /// let rule = models::find("gpt-4.1-mini").unwrap().image_tokens();
-    /// assert_eq!(rule, image_tokens("gpt-4.1-mini"));
-    /// assert_eq!(models::find("deepseek-chat").unwrap().image_tokens(), None);
-    /// ```
-    pub fn image_tokens(&self) -> Option<&'static crate::cost::ImageTokens> {
-        self.images
-            .then(|| self.provider().image_tokens_for(self.id))
-    }
-
     /// Where the entry comes from: the catalog's file, and the catalog's commit.
     ///
     /// ```

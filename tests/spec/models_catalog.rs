@@ -293,7 +293,11 @@ fn every_first_party_model_that_sees_images_has_its_family_and_a_blind_one_none(
         "gpt-4-turbo",
     ];
     for model in models::all() {
-        let rule = model.image_tokens();
+        // An id several providers serve is found as its maker's.
+        if !std::ptr::eq(models::find(model.id).unwrap(), model) {
+            continue;
+        }
+        let rule = transcript_replay::cost::model_image_tokens(model.id);
         assert_eq!(rule.is_some(), model.images, "{}", model.id);
         let first_party = ["openai", "anthropic", "gemini"].contains(&model.provider().id());
         if let (Some(rule), true) = (rule, first_party) {
