@@ -288,15 +288,15 @@ impl Provider {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use transcript_replay::{errors::ErrorKind, Provider};
+    /// use transcript_replay::{errors::ProviderErrorKind, Provider};
     ///
     /// let error = Provider::Anthropic.read_error(529, [] as [(&str, &str); 0],
     ///     r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
-    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
+    /// assert_eq!((error.kind, error.retryable), (ProviderErrorKind::Overloaded, true));
     ///
     /// let headers = [("X-Amzn-ErrorType", "ModelTimeoutException:http://internal.amazon.com/coral/com.amazon.bedrock/")];
     /// let error = Provider::Bedrock.read_error(408, &headers, r#"{"message": "Model has timed out in processing the request."}"#);
-    /// assert_eq!((error.kind, error.retryable), (ErrorKind::Server, true));
+    /// assert_eq!((error.kind, error.retryable), (ProviderErrorKind::Server, true));
     /// assert_eq!(error.code(), Some("ModelTimeoutException"));
     ///
     /// let headers = vec![("retry-after".to_owned(), "17".to_owned())];

@@ -67,7 +67,7 @@
 //! | a turn | [`Provider::request`] | a [`Request`]: method, path, headers, [`Auth`] |
 //! | a reply's bytes | [`Provider::read_reply`] | a [`Reply`] (the stored message, a [`StopReason`], the native content), or a [`ReplyError`] |
 //! | a stream's bytes, split anywhere | [`Provider::stream`] gives a [`StreamReader`] | [`Delta`]s, then the same [`Reply`]; or a [`StreamError`] |
-//! | an error response's status, headers and body | [`Provider::read_error`] | a [`ProviderError`] ([`ErrorKind`](errors::ErrorKind), retryable, the overflow's counts) |
+//! | an error response's status, headers and body | [`Provider::read_error`] | a [`ProviderError`] ([`ProviderErrorKind`](errors::ProviderErrorKind), retryable, the overflow's counts) |
 //! | a reply that called tools, and the caller's [`ToolOutput`]s | [`Turn::round`], [`Turn::push_round`] | the round in flight, written natively in the next body |
 //! | the rounds and the final reply | [`Turn::store_turn`] | the one stored message the turn becomes |
 //! | stored messages | [`write_record`] ([`ConversationFile`]) | record text |

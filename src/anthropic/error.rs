@@ -3,23 +3,23 @@
 
 use serde::Deserialize;
 
-use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 
 /// The error types Anthropic documents, and their kinds
 /// (<https://docs.anthropic.com/en/api/errors>). `request_too_large` is 413; `overloaded_error`
 /// is 529; billing is no kind a retry helps.
-const ERROR_TYPES: [(&str, ErrorKind); 10] = [
-    ("invalid_request_error", ErrorKind::InvalidRequest),
-    ("authentication_error", ErrorKind::Authentication),
-    ("permission_error", ErrorKind::Permission),
-    ("not_found_error", ErrorKind::NotFound),
-    ("request_too_large", ErrorKind::RequestTooLarge),
-    ("rate_limit_error", ErrorKind::RateLimited),
-    ("api_error", ErrorKind::Server),
-    ("timeout_error", ErrorKind::Server),
-    ("overloaded_error", ErrorKind::Overloaded),
-    ("billing_error", ErrorKind::Other),
+const ERROR_TYPES: [(&str, ProviderErrorKind); 10] = [
+    ("invalid_request_error", ProviderErrorKind::InvalidRequest),
+    ("authentication_error", ProviderErrorKind::Authentication),
+    ("permission_error", ProviderErrorKind::Permission),
+    ("not_found_error", ProviderErrorKind::NotFound),
+    ("request_too_large", ProviderErrorKind::RequestTooLarge),
+    ("rate_limit_error", ProviderErrorKind::RateLimited),
+    ("api_error", ProviderErrorKind::Server),
+    ("timeout_error", ProviderErrorKind::Server),
+    ("overloaded_error", ProviderErrorKind::Overloaded),
+    ("billing_error", ProviderErrorKind::Other),
 ];
 
 /// Reads an Anthropic error response (`{"type": "error", "error": {"type": ..., "message":
@@ -33,14 +33,14 @@ const ERROR_TYPES: [(&str, ErrorKind); 10] = [
 /// > 204798`` (used 187254, max_tokens 20000, limit 204798).
 ///
 /// ```
-/// use transcript_replay::{anthropic, errors::ErrorKind};
+/// use transcript_replay::{anthropic, errors::ProviderErrorKind};
 ///
 /// let error = anthropic::read_error(529, r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
-/// assert_eq!((error.kind, error.retryable), (ErrorKind::Overloaded, true));
+/// assert_eq!((error.kind, error.retryable), (ProviderErrorKind::Overloaded, true));
 ///
 /// let error = anthropic::read_error(400, r#"{"type": "error", "error": {"type": "invalid_request_error",
 ///     "message": "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204798, decrease input length or `max_tokens` and try again"}}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.max_tokens, error.limit), (Some(187_254), Some(20_000), Some(204_798)));
 /// ```
 pub fn read_error(status: u16, body: &str) -> ProviderError {
@@ -71,7 +71,7 @@ pub(super) fn read(status: Option<u16>, body: &str) -> ProviderError {
                         .find(|(known, _)| *known == name)
                         .map(|&(_, kind)| kind)
                 })
-                .unwrap_or_else(|| ErrorKind::of_status(status));
+                .unwrap_or_else(|| ProviderErrorKind::of_status(status));
             ProviderError::new(
                 Provider::Anthropic,
                 status,

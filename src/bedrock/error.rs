@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::errors::retry_after::header;
 use crate::provider::Provider;
 
@@ -13,18 +13,21 @@ use crate::provider::Provider;
 /// <https://docs.aws.amazon.com/botocore/latest/reference/services/bedrock-runtime/client/exceptions/ModelTimeoutException.html>)
 /// is a server error a retry may help; `ModelNotReadyException` and
 /// `ServiceUnavailableException` an overload; `ThrottlingException` a rate limit.
-const EXCEPTIONS: [(&str, ErrorKind); 11] = [
-    ("ValidationException", ErrorKind::InvalidRequest),
-    ("AccessDeniedException", ErrorKind::Permission),
-    ("ResourceNotFoundException", ErrorKind::NotFound),
-    ("ThrottlingException", ErrorKind::RateLimited),
-    ("ServiceQuotaExceededException", ErrorKind::RateLimited),
-    ("ServiceUnavailableException", ErrorKind::Overloaded),
-    ("ModelNotReadyException", ErrorKind::Overloaded),
-    ("InternalServerException", ErrorKind::Server),
-    ("ModelStreamErrorException", ErrorKind::Server),
-    ("ModelTimeoutException", ErrorKind::Server),
-    ("ModelErrorException", ErrorKind::Server),
+const EXCEPTIONS: [(&str, ProviderErrorKind); 11] = [
+    ("ValidationException", ProviderErrorKind::InvalidRequest),
+    ("AccessDeniedException", ProviderErrorKind::Permission),
+    ("ResourceNotFoundException", ProviderErrorKind::NotFound),
+    ("ThrottlingException", ProviderErrorKind::RateLimited),
+    (
+        "ServiceQuotaExceededException",
+        ProviderErrorKind::RateLimited,
+    ),
+    ("ServiceUnavailableException", ProviderErrorKind::Overloaded),
+    ("ModelNotReadyException", ProviderErrorKind::Overloaded),
+    ("InternalServerException", ProviderErrorKind::Server),
+    ("ModelStreamErrorException", ProviderErrorKind::Server),
+    ("ModelTimeoutException", ProviderErrorKind::Server),
+    ("ModelErrorException", ProviderErrorKind::Server),
 ];
 
 /// Reads a Bedrock error response (`{"message": ...}`) and its HTTP status into a
@@ -40,14 +43,14 @@ const EXCEPTIONS: [(&str, ErrorKind); 11] = [
 /// body that names its exception in `__type` is read by that name.
 ///
 /// ```
-/// use transcript_replay::{bedrock, errors::ErrorKind};
+/// use transcript_replay::{bedrock, errors::ProviderErrorKind};
 ///
 /// let error = bedrock::read_error(400, r#"{"message": "The model returned the following errors: prompt is too long: 200049 tokens > 200000 maximum"}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.limit), (Some(200_049), Some(200_000)));
 ///
 /// let error = bedrock::read_error(429, r#"{"message": "Too many requests, please wait before trying again."}"#);
-/// assert_eq!((error.kind, error.retryable), (ErrorKind::RateLimited, true));
+/// assert_eq!((error.kind, error.retryable), (ProviderErrorKind::RateLimited, true));
 /// ```
 pub fn read_error(status: u16, body: &str) -> ProviderError {
     read_named(status, None, body)
@@ -93,7 +96,7 @@ fn read_named(status: u16, header_name: Option<&str>, body: &str) -> ProviderErr
             let error_kind = name
                 .as_deref()
                 .and_then(|name| kind_of(name, original_status))
-                .unwrap_or_else(|| ErrorKind::of_status(Some(status)));
+                .unwrap_or_else(|| ProviderErrorKind::of_status(Some(status)));
             ProviderError::new(
                 Provider::Bedrock,
                 Some(status),
@@ -136,7 +139,7 @@ pub(super) fn read_exception(name: &str, payload: &str) -> ProviderError {
     ProviderError::new(
         Provider::Bedrock,
         None,
-        kind_of(name, original_status).unwrap_or(ErrorKind::Other),
+        kind_of(name, original_status).unwrap_or(ProviderErrorKind::Other),
         Some(name.to_owned()),
         message,
     )
@@ -148,7 +151,7 @@ pub(super) fn read_exception(name: &str, payload: &str) -> ProviderError {
 /// (<https://docs.aws.amazon.com/botocore/latest/reference/services/bedrock-runtime/client/exceptions/ModelErrorException.html>):
 /// its kind is that status's (a 400 is the request's fault and no retry helps, a 429 a rate
 /// limit), and a server error, which a retry may help, when it has none.
-fn kind_of(name: &str, original_status: Option<u16>) -> Option<ErrorKind> {
+fn kind_of(name: &str, original_status: Option<u16>) -> Option<ProviderErrorKind> {
     let kind = EXCEPTIONS
         .iter()
         .find(|(known, _)| known.eq_ignore_ascii_case(name))
@@ -157,8 +160,8 @@ fn kind_of(name: &str, original_status: Option<u16>) -> Option<ErrorKind> {
         .iter()
         .any(|model| model.eq_ignore_ascii_case(name));
     Some(match (of_model, original_status) {
-        (true, Some(status)) => match ErrorKind::of_status(Some(status)) {
-            ErrorKind::Other => kind,
+        (true, Some(status)) => match ProviderErrorKind::of_status(Some(status)) {
+            ProviderErrorKind::Other => kind,
             by_status => by_status,
         },
         (true, None) | (false, _) => kind,

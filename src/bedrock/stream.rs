@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::error::read_exception;
 use super::reply::{read_usage, result_item, result_name, SERVER_TOOL_USE, STOP_REASONS};
-use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
@@ -532,7 +532,7 @@ impl Events for Stream {
                 return Err(Fault::provider(ProviderError::new(
                     Provider::Bedrock,
                     None,
-                    ErrorKind::Other,
+                    ProviderErrorKind::Other,
                     Some(code.to_owned()),
                     message.to_owned(),
                 )))

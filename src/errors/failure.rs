@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::errors::{BodyError, BodyErrorKind, ProviderError, RecordError, ReplyError};
-use crate::errors::{ErrorKind, StreamError, ToolError};
+use crate::errors::{ProviderErrorKind, StreamError, ToolError};
 
 /// Any failure of the crate a loop meets: a record that cannot be read, a body that cannot be
 /// built, a reply or a stream that cannot be read, the provider's error response, a tool that
@@ -140,7 +140,7 @@ impl From<StreamError> for Failure {
 }
 
 /// A request too large for what it was sent to: the model's window (as the provider counted
-/// it, [`ErrorKind::ContextWindowExceeded`]) or the turn's own budget (as the crate estimated
+/// it, [`ProviderErrorKind::ContextWindowExceeded`]) or the turn's own budget (as the crate estimated
 /// it, [`BodyErrorKind::OverBudget`]), with the counts where they are known.
 ///
 /// ```
@@ -236,7 +236,7 @@ impl Failure {
             };
         }
         let error = self.provider_error()?;
-        (error.kind == ErrorKind::ContextWindowExceeded).then_some(Overflow {
+        (error.kind == ProviderErrorKind::ContextWindowExceeded).then_some(Overflow {
             used: error.used,
             limit: error.limit,
         })

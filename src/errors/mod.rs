@@ -8,7 +8,7 @@
 //! | [`BodyError`] | a provider's `body` | the rule broken, as data in [`BodyErrorKind`] |
 //! | [`ReplyError`] | a provider's `read_reply` | the path in the reply's body, line and column |
 //! | [`StreamError`] | a [`StreamReader`](crate::StreamReader) | the event and byte; [`StreamErrorKind`] |
-//! | [`ProviderError`] | a provider's `read_error` | the provider's own words; [`ErrorKind`] |
+//! | [`ProviderError`] | a provider's `read_error` | the provider's own words; [`ProviderErrorKind`] |
 //! | [`ToolError`], [`UnknownToolChoice`], [`UnknownProvider`] | declaring and naming | the name |
 //! | [`Failure`] | any of the above, through `?` | the error it holds; retryable, the wait, the [`Overflow`] |
 //!
@@ -16,11 +16,11 @@
 //! the code that reports its errors.
 //!
 //! ```
-//! use transcript_replay::errors::{ErrorKind, ProviderError};
+//! use transcript_replay::errors::{ProviderErrorKind, ProviderError};
 //!
 //! let error: ProviderError = transcript_replay::anthropic::read_error(529,
 //!     r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#);
-//! assert_eq!(error.kind, ErrorKind::Overloaded);
+//! assert_eq!(error.kind, ProviderErrorKind::Overloaded);
 //! assert!(error.is_retryable());
 //! ```
 
@@ -38,7 +38,7 @@ pub(crate) mod tools;
 pub use self::body::BodyError;
 pub use self::body_kind::{BodyErrorKind, CallerPart, Sequencing, ToolDeclaration, ToolLinkage};
 pub use self::failure::{Failure, Header, Overflow, RuntimeError};
-pub use self::provider::{ErrorKind, ProviderError};
+pub use self::provider::{ProviderError, ProviderErrorKind};
 pub use self::record::RecordError;
 pub use self::reply::ReplyError;
 pub use self::stream::{StreamError, StreamErrorKind};

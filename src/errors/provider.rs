@@ -14,20 +14,20 @@ use crate::provider::Provider;
 
 /// What kind of error a provider answered with.
 ///
-/// It serializes, and [`as_str`](ErrorKind::as_str) spells it, as `context_window_exceeded`,
+/// It serializes, and [`as_str`](ProviderErrorKind::as_str) spells it, as `context_window_exceeded`,
 /// `request_too_large`, `rate_limited`, `overloaded`, `invalid_request`, `authentication`,
 /// `permission`, `not_found`, `server` or `other`.
 ///
 /// ```
-/// use transcript_replay::errors::ErrorKind;
+/// use transcript_replay::errors::ProviderErrorKind;
 ///
-/// assert_eq!(ErrorKind::ContextWindowExceeded.as_str(), "context_window_exceeded");
-/// assert!(ErrorKind::Overloaded.is_retryable());
-/// assert!(!ErrorKind::InvalidRequest.is_retryable());
+/// assert_eq!(ProviderErrorKind::ContextWindowExceeded.as_str(), "context_window_exceeded");
+/// assert!(ProviderErrorKind::Overloaded.is_retryable());
+/// assert!(!ProviderErrorKind::InvalidRequest.is_retryable());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum ProviderErrorKind {
     /// The request is longer than the model's context window: fit the history
     /// ([`ProviderError::used`] and [`ProviderError::limit`] say by how much, when the
     /// provider said).
@@ -53,24 +53,24 @@ pub enum ErrorKind {
     Other,
 }
 
-impl ErrorKind {
+impl ProviderErrorKind {
     /// The kind's name.
     ///
     /// ```
-    /// assert_eq!(transcript_replay::errors::ErrorKind::RateLimited.as_str(), "rate_limited");
+    /// assert_eq!(transcript_replay::errors::ProviderErrorKind::RateLimited.as_str(), "rate_limited");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
-            ErrorKind::ContextWindowExceeded => "context_window_exceeded",
-            ErrorKind::RequestTooLarge => "request_too_large",
-            ErrorKind::RateLimited => "rate_limited",
-            ErrorKind::Overloaded => "overloaded",
-            ErrorKind::InvalidRequest => "invalid_request",
-            ErrorKind::Authentication => "authentication",
-            ErrorKind::Permission => "permission",
-            ErrorKind::NotFound => "not_found",
-            ErrorKind::Server => "server",
-            ErrorKind::Other => "other",
+            ProviderErrorKind::ContextWindowExceeded => "context_window_exceeded",
+            ProviderErrorKind::RequestTooLarge => "request_too_large",
+            ProviderErrorKind::RateLimited => "rate_limited",
+            ProviderErrorKind::Overloaded => "overloaded",
+            ProviderErrorKind::InvalidRequest => "invalid_request",
+            ProviderErrorKind::Authentication => "authentication",
+            ProviderErrorKind::Permission => "permission",
+            ProviderErrorKind::NotFound => "not_found",
+            ProviderErrorKind::Server => "server",
+            ProviderErrorKind::Other => "other",
         }
     }
 
@@ -78,18 +78,20 @@ impl ErrorKind {
     /// server errors, never for the others.
     ///
     /// ```
-    /// assert!(transcript_replay::errors::ErrorKind::Server.is_retryable());
+    /// assert!(transcript_replay::errors::ProviderErrorKind::Server.is_retryable());
     /// ```
     pub fn is_retryable(self) -> bool {
         match self {
-            ErrorKind::RateLimited | ErrorKind::Overloaded | ErrorKind::Server => true,
-            ErrorKind::ContextWindowExceeded
-            | ErrorKind::RequestTooLarge
-            | ErrorKind::InvalidRequest
-            | ErrorKind::Authentication
-            | ErrorKind::Permission
-            | ErrorKind::NotFound
-            | ErrorKind::Other => false,
+            ProviderErrorKind::RateLimited
+            | ProviderErrorKind::Overloaded
+            | ProviderErrorKind::Server => true,
+            ProviderErrorKind::ContextWindowExceeded
+            | ProviderErrorKind::RequestTooLarge
+            | ProviderErrorKind::InvalidRequest
+            | ProviderErrorKind::Authentication
+            | ProviderErrorKind::Permission
+            | ProviderErrorKind::NotFound
+            | ProviderErrorKind::Other => false,
         }
     }
 
@@ -97,20 +99,20 @@ impl ErrorKind {
     /// page).
     pub(crate) fn of_status(status: Option<u16>) -> Self {
         match status {
-            Some(400 | 422) => ErrorKind::InvalidRequest,
-            Some(401) => ErrorKind::Authentication,
-            Some(403) => ErrorKind::Permission,
-            Some(404) => ErrorKind::NotFound,
-            Some(413) => ErrorKind::RequestTooLarge,
-            Some(429) => ErrorKind::RateLimited,
-            Some(503 | 529) => ErrorKind::Overloaded,
-            Some(500..=599) => ErrorKind::Server,
-            Some(_) | None => ErrorKind::Other,
+            Some(400 | 422) => ProviderErrorKind::InvalidRequest,
+            Some(401) => ProviderErrorKind::Authentication,
+            Some(403) => ProviderErrorKind::Permission,
+            Some(404) => ProviderErrorKind::NotFound,
+            Some(413) => ProviderErrorKind::RequestTooLarge,
+            Some(429) => ProviderErrorKind::RateLimited,
+            Some(503 | 529) => ProviderErrorKind::Overloaded,
+            Some(500..=599) => ProviderErrorKind::Server,
+            Some(_) | None => ProviderErrorKind::Other,
         }
     }
 }
 
-impl fmt::Display for ErrorKind {
+impl fmt::Display for ProviderErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -130,20 +132,20 @@ impl fmt::Display for ErrorKind {
 /// `retry_after` (seconds, exact in decimal: `1.574`) when it did not say how long to wait.
 ///
 /// ```
-/// use transcript_replay::{anthropic, errors::ErrorKind};
+/// use transcript_replay::{anthropic, errors::ProviderErrorKind};
 ///
 /// let error = anthropic::read_error(400, r#"{"type": "error", "error": {"type": "invalid_request_error",
 ///     "message": "prompt is too long: 219898 tokens > 200000 maximum"}}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.limit), (Some(219_898), Some(200_000)));
 /// assert!(!error.retryable);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderError {
     /// What kind of error it is.
-    pub kind: ErrorKind,
+    pub kind: ProviderErrorKind,
     /// Whether the same request may succeed if sent again later: the kind's
-    /// [`is_retryable`](ErrorKind::is_retryable), except for a rate limit that says the one
+    /// [`is_retryable`](ProviderErrorKind::is_retryable), except for a rate limit that says the one
     /// request is more than the limit allows (OpenAI's `Request too large for gpt-4o ... on
     /// tokens per min (TPM): Limit 30000, Requested 31538. The input or output tokens must be
     /// reduced`, <https://github.com/TheR1D/shell_gpt/issues/653>), which no wait helps,
@@ -218,24 +220,24 @@ const MISCONFIGURED: [&str; 2] = ["requires --jinja flag", "Unsupported param: "
 /// The kind an error's words say, over the kind its status and codes said: a wrong key is
 /// `authentication` at any status, and a server misconfigured for the request is an invalid
 /// request, never a retryable server error.
-fn kind_by_wording(kind: ErrorKind, message: &str) -> ErrorKind {
+fn kind_by_wording(kind: ProviderErrorKind, message: &str) -> ProviderErrorKind {
     if WRONG_KEY.iter().any(|words| message.contains(words)) {
-        return ErrorKind::Authentication;
+        return ProviderErrorKind::Authentication;
     }
     match kind {
-        ErrorKind::Server if MISCONFIGURED.iter().any(|words| message.contains(words)) => {
-            ErrorKind::InvalidRequest
+        ProviderErrorKind::Server if MISCONFIGURED.iter().any(|words| message.contains(words)) => {
+            ProviderErrorKind::InvalidRequest
         }
-        ErrorKind::ContextWindowExceeded
-        | ErrorKind::RequestTooLarge
-        | ErrorKind::RateLimited
-        | ErrorKind::Overloaded
-        | ErrorKind::InvalidRequest
-        | ErrorKind::Authentication
-        | ErrorKind::Permission
-        | ErrorKind::NotFound
-        | ErrorKind::Server
-        | ErrorKind::Other => kind,
+        ProviderErrorKind::ContextWindowExceeded
+        | ProviderErrorKind::RequestTooLarge
+        | ProviderErrorKind::RateLimited
+        | ProviderErrorKind::Overloaded
+        | ProviderErrorKind::InvalidRequest
+        | ProviderErrorKind::Authentication
+        | ProviderErrorKind::Permission
+        | ProviderErrorKind::NotFound
+        | ProviderErrorKind::Server
+        | ProviderErrorKind::Other => kind,
     }
 }
 
@@ -244,22 +246,25 @@ impl ProviderError {
     pub(crate) fn new(
         provider: Provider,
         status: Option<u16>,
-        kind: ErrorKind,
+        kind: ProviderErrorKind,
         code: Option<String>,
         message: String,
     ) -> Self {
         let overflow = OverflowText::read(&message);
         let kind = match (kind, overflow.found) {
             // llama.cpp says `Context size has been exceeded.` with a 500.
-            (ErrorKind::InvalidRequest | ErrorKind::Other | ErrorKind::Server, true) => {
-                ErrorKind::ContextWindowExceeded
-            }
+            (
+                ProviderErrorKind::InvalidRequest
+                | ProviderErrorKind::Other
+                | ProviderErrorKind::Server,
+                true,
+            ) => ProviderErrorKind::ContextWindowExceeded,
             (kind, _) => kind,
         };
         let kind = kind_by_wording(kind, &message);
-        let counts = (kind == ErrorKind::ContextWindowExceeded).then_some(overflow);
+        let counts = (kind == ProviderErrorKind::ContextWindowExceeded).then_some(overflow);
         // A rate limit the one request is larger than: waiting does not help.
-        let too_large = kind == ErrorKind::RateLimited
+        let too_large = kind == ProviderErrorKind::RateLimited
             && message.contains("The input or output tokens must be reduced");
         ProviderError {
             kind,
@@ -286,7 +291,7 @@ impl ProviderError {
         ProviderError::new(
             provider,
             status,
-            ErrorKind::of_status(status),
+            ProviderErrorKind::of_status(status),
             None,
             message,
         )
@@ -297,7 +302,9 @@ impl ProviderError {
     /// `x-should-retry`.
     pub(crate) fn with_headers(mut self, headers: &[(&str, &str)]) -> Self {
         let hints = Hints::read(headers);
-        let reset = hints.reset.filter(|_| self.kind == ErrorKind::RateLimited);
+        let reset = hints
+            .reset
+            .filter(|_| self.kind == ProviderErrorKind::RateLimited);
         self.retry_after = hints.wait.or(self.retry_after).or(reset);
         if let Some(should_retry) = hints.should_retry {
             self.retryable = should_retry;
@@ -348,7 +355,7 @@ impl ProviderError {
     /// ```
     /// let error = transcript_replay::gemini::read_error(503, "<html>Service Unavailable</html>");
     /// assert_eq!(error.status(), Some(503));
-    /// assert_eq!(error.kind, transcript_replay::errors::ErrorKind::Overloaded);
+    /// assert_eq!(error.kind, transcript_replay::errors::ProviderErrorKind::Overloaded);
     /// ```
     pub fn status(&self) -> Option<u16> {
         self.status

@@ -84,7 +84,7 @@ pub enum StreamErrorKind {
 /// cannot be stored by mistake.
 ///
 /// ```
-/// use transcript_replay::{anthropic, errors::ErrorKind, errors::StreamErrorKind};
+/// use transcript_replay::{anthropic, errors::ProviderErrorKind, errors::StreamErrorKind};
 ///
 /// let mut reader = anthropic::stream();
 /// reader.feed(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[],\"usage\":{\"input_tokens\":3}}}\n\n")?;
@@ -95,7 +95,7 @@ pub enum StreamErrorKind {
 ///     .unwrap_err();
 /// assert_eq!(error.kind(), StreamErrorKind::ProviderError);
 /// assert_eq!(error.event(), Some(3));
-/// assert_eq!(error.provider_error().map(|error| error.kind), Some(ErrorKind::Overloaded));
+/// assert_eq!(error.provider_error().map(|error| error.kind), Some(ProviderErrorKind::Overloaded));
 /// assert!(error.output_started());
 /// assert_eq!(error.partial().blocks, [transcript_replay::Block::text("Half an")]);
 /// assert_eq!(

@@ -3,25 +3,25 @@
 
 use serde::Deserialize;
 
-use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::errors::retry_after::go_duration;
 use crate::provider::Provider;
 
 /// The canonical statuses Google's APIs answer with, and their kinds
 /// (<https://ai.google.dev/gemini-api/docs/troubleshooting>): `RESOURCE_EXHAUSTED` is 429,
 /// `UNAVAILABLE` 503 ("The model is overloaded").
-const STATUSES: [(&str, ErrorKind); 11] = [
-    ("INVALID_ARGUMENT", ErrorKind::InvalidRequest),
-    ("FAILED_PRECONDITION", ErrorKind::InvalidRequest),
-    ("OUT_OF_RANGE", ErrorKind::InvalidRequest),
-    ("UNAUTHENTICATED", ErrorKind::Authentication),
-    ("PERMISSION_DENIED", ErrorKind::Permission),
-    ("NOT_FOUND", ErrorKind::NotFound),
-    ("RESOURCE_EXHAUSTED", ErrorKind::RateLimited),
-    ("UNAVAILABLE", ErrorKind::Overloaded),
-    ("INTERNAL", ErrorKind::Server),
-    ("DEADLINE_EXCEEDED", ErrorKind::Server),
-    ("ABORTED", ErrorKind::Server),
+const STATUSES: [(&str, ProviderErrorKind); 11] = [
+    ("INVALID_ARGUMENT", ProviderErrorKind::InvalidRequest),
+    ("FAILED_PRECONDITION", ProviderErrorKind::InvalidRequest),
+    ("OUT_OF_RANGE", ProviderErrorKind::InvalidRequest),
+    ("UNAUTHENTICATED", ProviderErrorKind::Authentication),
+    ("PERMISSION_DENIED", ProviderErrorKind::Permission),
+    ("NOT_FOUND", ProviderErrorKind::NotFound),
+    ("RESOURCE_EXHAUSTED", ProviderErrorKind::RateLimited),
+    ("UNAVAILABLE", ProviderErrorKind::Overloaded),
+    ("INTERNAL", ProviderErrorKind::Server),
+    ("DEADLINE_EXCEEDED", ProviderErrorKind::Server),
+    ("ABORTED", ProviderErrorKind::Server),
 ];
 
 /// Reads a Gemini error response (`{"error": {"code", "message", "status"}}`, or that object
@@ -38,10 +38,10 @@ const STATUSES: [(&str, ErrorKind); 11] = [
 /// 58.9s`.
 ///
 /// ```
-/// use transcript_replay::{gemini, errors::ErrorKind};
+/// use transcript_replay::{gemini, errors::ProviderErrorKind};
 ///
 /// let error = gemini::read_error(400, r#"{"error": {"code": 400, "message": "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.limit), (Some(1_200_293), Some(1_048_576)));
 ///
 /// let quota = gemini::read_error(429, r#"{"error": {"code": 429, "message": "You exceeded your current quota. Please retry in 38.2s.",
@@ -49,7 +49,7 @@ const STATUSES: [(&str, ErrorKind); 11] = [
 /// assert_eq!(quota.retry_after, Some(std::time::Duration::from_secs(38)));
 ///
 /// let busy = gemini::read_error(503, r#"[{"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}}]"#);
-/// assert_eq!((busy.kind, busy.retryable), (ErrorKind::Overloaded, true));
+/// assert_eq!((busy.kind, busy.retryable), (ProviderErrorKind::Overloaded, true));
 /// ```
 pub fn read_error(status: u16, body: &str) -> ProviderError {
     read(Some(status), body)
@@ -93,7 +93,7 @@ pub(super) fn read(status: Option<u16>, body: &str) -> Option<ProviderError> {
                 .find(|(known, _)| *known == name)
                 .map(|&(_, kind)| kind)
         })
-        .unwrap_or_else(|| ErrorKind::of_status(error.code.or(status)));
+        .unwrap_or_else(|| ProviderErrorKind::of_status(error.code.or(status)));
     let retry_delay = error.details.iter().find_map(|detail| {
         let kind = detail.get("@type")?.as_str()?;
         if !kind.ends_with("google.rpc.RetryInfo") {

@@ -3,31 +3,37 @@
 
 use serde_json::Value;
 
-use crate::errors::provider::{ErrorKind, ProviderError};
+use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 
 /// The error codes whose kind the status does not say
 /// (<https://platform.openai.com/docs/guides/error-codes>): a quota that is used up is a 429
 /// no retry helps.
-const CODES: [(&str, ErrorKind); 6] = [
-    ("context_length_exceeded", ErrorKind::ContextWindowExceeded),
-    ("string_above_max_length", ErrorKind::RequestTooLarge),
-    ("rate_limit_exceeded", ErrorKind::RateLimited),
-    ("insufficient_quota", ErrorKind::Other),
-    ("invalid_api_key", ErrorKind::Authentication),
-    ("server_error", ErrorKind::Server),
+const CODES: [(&str, ProviderErrorKind); 6] = [
+    (
+        "context_length_exceeded",
+        ProviderErrorKind::ContextWindowExceeded,
+    ),
+    (
+        "string_above_max_length",
+        ProviderErrorKind::RequestTooLarge,
+    ),
+    ("rate_limit_exceeded", ProviderErrorKind::RateLimited),
+    ("insufficient_quota", ProviderErrorKind::Other),
+    ("invalid_api_key", ProviderErrorKind::Authentication),
+    ("server_error", ProviderErrorKind::Server),
 ];
 
 /// The error types, where neither the code nor the status says more.
-const TYPES: [(&str, ErrorKind); 5] = [
+const TYPES: [(&str, ProviderErrorKind); 5] = [
     (
         "exceed_context_size_error",
-        ErrorKind::ContextWindowExceeded,
+        ProviderErrorKind::ContextWindowExceeded,
     ),
-    ("invalid_request_error", ErrorKind::InvalidRequest),
-    ("authentication_error", ErrorKind::Authentication),
-    ("server_error", ErrorKind::Server),
-    ("insufficient_quota", ErrorKind::Other),
+    ("invalid_request_error", ProviderErrorKind::InvalidRequest),
+    ("authentication_error", ProviderErrorKind::Authentication),
+    ("server_error", ProviderErrorKind::Server),
+    ("insufficient_quota", ProviderErrorKind::Other),
 ];
 
 /// Reads an OpenAI Chat Completions error response (`{"error": {"message", "type", "param",
@@ -42,15 +48,15 @@ const TYPES: [(&str, ErrorKind); 5] = [
 /// status alone.
 ///
 /// ```
-/// use transcript_replay::{openai, errors::ErrorKind};
+/// use transcript_replay::{openai, errors::ProviderErrorKind};
 ///
 /// let error = openai::read_error(400, r#"{"error": {"message": "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.",
 ///     "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!((error.used, error.limit), (Some(4294), Some(4097)));
 ///
 /// let quota = openai::read_error(429, r#"{"error": {"message": "You exceeded your current quota.", "type": "insufficient_quota", "code": "insufficient_quota"}}"#);
-/// assert_eq!((quota.kind, quota.retryable), (ErrorKind::Other, false));
+/// assert_eq!((quota.kind, quota.retryable), (ProviderErrorKind::Other, false));
 /// ```
 pub fn read_error(status: u16, body: &str) -> ProviderError {
     read(Provider::OpenAi, Some(status), body)
@@ -148,7 +154,7 @@ fn of_object(provider: Provider, status: Option<u16>, object: &Value) -> Provide
     // llama.cpp's server gives the counts beside its text: `"type":
     // "exceed_context_size_error", "n_prompt_tokens": 14429, "n_ctx": 8192`
     // (<https://github.com/ggml-org/llama.cpp/pull/15780>).
-    if error.kind == ErrorKind::ContextWindowExceeded {
+    if error.kind == ProviderErrorKind::ContextWindowExceeded {
         let count = |name: &str| object.get(name).and_then(Value::as_u64);
         error.used = error.used.or_else(|| count("n_prompt_tokens"));
         error.limit = error.limit.or_else(|| count("n_ctx"));
@@ -174,7 +180,7 @@ pub(super) fn finished_in_error(provider: Provider, error: Option<&Value>) -> Pr
         Some(_) | None => ProviderError::new(
             provider,
             None,
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             None,
             "the stream ended with finish_reason \"error\"".to_owned(),
         ),
@@ -202,7 +208,7 @@ fn error_of(
     kind: Option<String>,
     message: Option<String>,
 ) -> ProviderError {
-    let find = |table: &[(&str, ErrorKind)], name: Option<&str>| {
+    let find = |table: &[(&str, ProviderErrorKind)], name: Option<&str>| {
         name.and_then(|name| {
             table
                 .iter()
@@ -210,11 +216,11 @@ fn error_of(
                 .map(|&(_, kind)| kind)
         })
     };
-    let by_status = ErrorKind::of_status(kind_status);
+    let by_status = ProviderErrorKind::of_status(kind_status);
     let error_kind = find(&CODES, code.as_deref())
-        .or((by_status != ErrorKind::Other).then_some(by_status))
+        .or((by_status != ProviderErrorKind::Other).then_some(by_status))
         .or_else(|| find(&TYPES, kind.as_deref()))
-        .unwrap_or(ErrorKind::Other);
+        .unwrap_or(ProviderErrorKind::Other);
     ProviderError::new(
         provider,
         status,

@@ -12,11 +12,11 @@ use crate::provider::Provider;
 /// exceeds the context window of this model" (<https://github.com/dyad-sh/dyad/issues/1672>).
 ///
 /// ```
-/// use transcript_replay::{openai_responses, errors::ErrorKind};
+/// use transcript_replay::{openai_responses, errors::ProviderErrorKind};
 ///
 /// let error = openai_responses::read_error(400, r#"{"error": {"message": "Your input exceeds the context window of this model. Please adjust your input and try again.",
 ///     "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}"#);
-/// assert_eq!(error.kind, ErrorKind::ContextWindowExceeded);
+/// assert_eq!(error.kind, ProviderErrorKind::ContextWindowExceeded);
 /// assert_eq!(error.used, None);
 /// ```
 pub fn read_error(status: u16, body: &str) -> ProviderError {

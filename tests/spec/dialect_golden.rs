@@ -4,8 +4,8 @@
 
 use serde_json::{json, Value};
 use transcript_replay::{
-    errors::ErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, Reply, StopReason,
-    StoredMessage, Tool, ToolOutput, Turn,
+    errors::ProviderErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, Reply,
+    StopReason, StoredMessage, Tool, ToolOutput, Turn,
 };
 
 /// A 1x1 WEBP (lossless).
@@ -621,7 +621,7 @@ fn openrouters_finish_reason_error_ends_the_stream_in_a_provider_error_not_a_sto
             json!({"id": "gen-1", "object": "chat.completion.chunk", "provider": "openai",
                 "error": {"code": "server_error", "message": "Provider disconnected unexpectedly"},
                 "choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}]}),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             Some("server_error"),
             "Provider disconnected unexpectedly",
         ),
@@ -629,14 +629,14 @@ fn openrouters_finish_reason_error_ends_the_stream_in_a_provider_error_not_a_sto
         (
             json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "error",
                 "error": {"code": 502, "message": "Upstream error"}}]}),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             Some("502"),
             "Upstream error",
         ),
         // No error at all: the upstream provider failed, and said nothing more.
         (
             json!({"choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": "error"}]}),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             None,
             "the stream ended with finish_reason \"error\"",
         ),
@@ -673,7 +673,7 @@ fn groqs_tool_use_failed_keeps_its_code_and_may_be_retried_whole_and_streamed() 
     // The model wrote a malformed call; asked again, it usually writes a good one.
     let body = r#"{"error": {"message": "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", "type": "invalid_request_error", "code": "tool_use_failed", "failed_generation": "web_search{\"query\": \"weather\"}</function>"}}"#;
     let error = provider("groq").read_error(400, [] as [(&str, &str); 0], body);
-    assert_eq!(error.kind, ErrorKind::InvalidRequest);
+    assert_eq!(error.kind, ProviderErrorKind::InvalidRequest);
     assert_eq!(error.code(), Some("tool_use_failed"));
     assert_eq!(error.status(), Some(400));
     assert!(error.is_retryable());

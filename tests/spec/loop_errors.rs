@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde_json::json;
 use transcript_replay::{
     anthropic, bedrock, cost::image_tokens, errors::BodyErrorKind, errors::CallerPart,
-    errors::ErrorKind, errors::Sequencing, errors::StreamErrorKind, errors::ToolDeclaration,
-    errors::ToolLinkage, gemini, openai, Budget, Provider, StoredMessage, Tool, ToolChoice,
-    ToolOutput, Turn,
+    errors::ProviderErrorKind, errors::Sequencing, errors::StreamErrorKind,
+    errors::ToolDeclaration, errors::ToolLinkage, gemini, openai, Budget, Provider, StoredMessage,
+    Tool, ToolChoice, ToolOutput, Turn,
 };
 
 use crate::common::run;
@@ -207,7 +207,7 @@ fn the_wait_comes_from_the_body() {
     assert_eq!(
         (error.kind, error.retryable, error.retry_after),
         (
-            ErrorKind::RateLimited,
+            ProviderErrorKind::RateLimited,
             true,
             Some(Duration::from_millis(1574))
         )
@@ -237,7 +237,7 @@ fn the_wait_comes_from_the_body() {
     );
     assert_eq!(
         (error.kind, error.retryable),
-        (ErrorKind::RateLimited, false)
+        (ProviderErrorKind::RateLimited, false)
     );
     // Nothing said, nothing kept.
     let error = anthropic::read_error(
@@ -270,7 +270,7 @@ fn the_headers_say_how_long_and_whether() {
     let error = read(&[("x-should-retry", "false")]);
     assert_eq!(
         (error.kind, error.retryable),
-        (ErrorKind::RateLimited, false)
+        (ProviderErrorKind::RateLimited, false)
     );
     // OpenAI's resets, the longer of the two, only for a rate limit and only when nothing
     // else says (https://thoughtbot.com/blog/openai-rate-limits).
@@ -332,56 +332,56 @@ fn bedrocks_error_type_header_names_the_exception() {
             408,
             "ModelTimeoutException",
             r#"{"message": "Model has timed out in processing the request. Try your request again."}"#,
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             true,
         ),
         (
             429,
             "ThrottlingException",
             r#"{"message": "Too many requests, please wait before trying again."}"#,
-            ErrorKind::RateLimited,
+            ProviderErrorKind::RateLimited,
             true,
         ),
         (
             503,
             "ServiceUnavailableException",
             r#"{"message": "Bedrock is unable to process your request."}"#,
-            ErrorKind::Overloaded,
+            ProviderErrorKind::Overloaded,
             true,
         ),
         (
             424,
             "ModelErrorException",
             r#"{"message": "The model returned an error.", "originalStatusCode": 400, "resourceName": "arn:aws:x"}"#,
-            ErrorKind::InvalidRequest,
+            ProviderErrorKind::InvalidRequest,
             false,
         ),
         (
             424,
             "ModelErrorException",
             r#"{"message": "The model returned an error.", "originalStatusCode": 429}"#,
-            ErrorKind::RateLimited,
+            ProviderErrorKind::RateLimited,
             true,
         ),
         (
             424,
             "ModelErrorException",
             r#"{"message": "The model returned an error."}"#,
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             true,
         ),
         (
             400,
             "ValidationException",
             r#"{"message": "The model returned the following errors: prompt is too long: 903884 tokens > 200000 maximum"}"#,
-            ErrorKind::ContextWindowExceeded,
+            ProviderErrorKind::ContextWindowExceeded,
             false,
         ),
         (
             408,
             "ModelTimeoutException",
             "<html>timeout</html>",
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             true,
         ),
     ];
@@ -396,14 +396,17 @@ fn bedrocks_error_type_header_names_the_exception() {
     }
     // Without the header a 424 or a 408 says nothing the status maps.
     let error = bedrock::read_error(424, r#"{"message": "The model returned an error."}"#);
-    assert_eq!((error.kind, error.retryable), (ErrorKind::Other, false));
+    assert_eq!(
+        (error.kind, error.retryable),
+        (ProviderErrorKind::Other, false)
+    );
     // The body's `__type` wins over the header.
     let error = read(
         400,
         "ThrottlingException",
         r#"{"__type": "com.amazon.bedrock#ValidationException", "message": "Malformed input request"}"#,
     );
-    assert_eq!(error.kind, ErrorKind::InvalidRequest);
+    assert_eq!(error.kind, ProviderErrorKind::InvalidRequest);
 }
 
 #[test]
@@ -440,7 +443,11 @@ fn every_overflow_wording_gives_its_counts() {
     ];
     for (provider, status, body, used, limit, max_tokens, source) in cases {
         let error = provider.read_error(status, [] as [(&str, &str); 0], &body);
-        assert_eq!(error.kind, ErrorKind::ContextWindowExceeded, "{source}");
+        assert_eq!(
+            error.kind,
+            ProviderErrorKind::ContextWindowExceeded,
+            "{source}"
+        );
         assert!(!error.retryable, "{source}");
         assert_eq!(
             (error.used, error.limit, error.max_tokens),

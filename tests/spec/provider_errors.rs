@@ -2,17 +2,17 @@
 //! and, for a history that outgrew the context window, the token counts the provider named.
 //! The texts are the providers' own, as their users reported them.
 
-use transcript_replay::{errors::ErrorKind, Provider};
+use transcript_replay::{errors::ProviderErrorKind, Provider};
 
 #[test]
 fn each_error_body_becomes_its_kind_and_counts() {
-    use ErrorKind::*;
+    use ProviderErrorKind::*;
     // (provider, status, body, kind, used, limit, max_tokens)
     type Case = (
         Provider,
         u16,
         &'static str,
-        ErrorKind,
+        ProviderErrorKind,
         Option<u64>,
         Option<u64>,
         Option<u64>,
@@ -369,15 +369,15 @@ fn a_body_that_is_not_json_is_read_by_its_status_alone() {
     let page = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
     for provider in Provider::ALL {
         for (status, kind) in [
-            (502, ErrorKind::Server),
-            (503, ErrorKind::Overloaded),
-            (529, ErrorKind::Overloaded),
-            (429, ErrorKind::RateLimited),
-            (413, ErrorKind::RequestTooLarge),
-            (401, ErrorKind::Authentication),
-            (404, ErrorKind::NotFound),
-            (400, ErrorKind::InvalidRequest),
-            (418, ErrorKind::Other),
+            (502, ProviderErrorKind::Server),
+            (503, ProviderErrorKind::Overloaded),
+            (529, ProviderErrorKind::Overloaded),
+            (429, ProviderErrorKind::RateLimited),
+            (413, ProviderErrorKind::RequestTooLarge),
+            (401, ProviderErrorKind::Authentication),
+            (404, ProviderErrorKind::NotFound),
+            (400, ProviderErrorKind::InvalidRequest),
+            (418, ProviderErrorKind::Other),
         ] {
             let error = provider.read_error(status, [] as [(&str, &str); 0], page);
             assert_eq!(error.kind, kind, "{provider:?} {status}");

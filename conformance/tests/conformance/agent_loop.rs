@@ -13,7 +13,7 @@ mod example;
 use std::time::Duration;
 
 use example::{agent_turn, canned, Log};
-use transcript_replay::{errors::ErrorKind, Block, Failure, Provider, Role, StoredMessage};
+use transcript_replay::{errors::ProviderErrorKind, Block, Failure, Provider, Role, StoredMessage};
 use transcript_replay_conformance::streams::{self, Item, Spec};
 
 /// The providers the loop runs for: the five and Groq's dialect.
@@ -129,7 +129,7 @@ fn each_provider_loop_stores_the_turn_with_its_rounds() {
             .expect("the provider's error");
         assert_eq!(
             overflow.kind,
-            ErrorKind::ContextWindowExceeded,
+            ProviderErrorKind::ContextWindowExceeded,
             "{provider}"
         );
         let counted = !matches!(
@@ -162,7 +162,7 @@ fn each_provider_loop_stores_the_turn_with_its_rounds() {
         assert!(limited.retryable, "{provider}");
         let wait = match provider {
             Provider::Bedrock => {
-                assert_eq!(limited.kind, ErrorKind::RateLimited);
+                assert_eq!(limited.kind, ProviderErrorKind::RateLimited);
                 assert_eq!(limited.retry_after, None);
                 Duration::from_secs(1)
             }

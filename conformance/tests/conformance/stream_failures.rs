@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use transcript_replay::{
-    errors::ErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, StreamError,
+    errors::ProviderErrorKind, errors::StreamErrorKind, Block, Dialect, Provider, StreamError,
 };
 use transcript_replay_conformance::streams::{self, named};
 
@@ -37,7 +37,7 @@ fn an_anthropic_error_event_after_http_200_is_a_failure_with_the_partial_message
         let provider_error = error.provider_error().unwrap();
         assert_eq!(
             (provider_error.kind, provider_error.retryable),
-            (ErrorKind::Overloaded, true)
+            (ProviderErrorKind::Overloaded, true)
         );
         assert_eq!(provider_error.message, "Overloaded");
         assert_eq!(error.event(), Some(3));
@@ -49,38 +49,38 @@ fn an_anthropic_error_event_after_http_200_is_a_failure_with_the_partial_message
 #[test]
 fn an_error_in_any_providers_stream_carries_the_providers_error() {
     // (provider, the stream, the kind, the message)
-    let cases: Vec<(Provider, Vec<u8>, ErrorKind, &str)> = vec![
+    let cases: Vec<(Provider, Vec<u8>, ProviderErrorKind, &str)> = vec![
         (
             Provider::OpenAi,
             b"data: {\"error\": {\"message\": \"The server had an error while processing your request.\", \"type\": \"server_error\", \"code\": null}}\n\n".to_vec(),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             "The server had an error while processing your request.",
         ),
         (
             Provider::OpenAiResponses,
             named(&[json!({"type": "error", "code": "context_length_exceeded",
                 "message": "Your input exceeds the context window of this model. Please adjust your input and try again.", "param": "input"})]),
-            ErrorKind::ContextWindowExceeded,
+            ProviderErrorKind::ContextWindowExceeded,
             "Your input exceeds the context window of this model. Please adjust your input and try again.",
         ),
         (
             Provider::OpenAiResponses,
             named(&[json!({"type": "response.failed", "response": {"status": "failed",
                 "error": {"code": "server_error", "message": "The model failed."}, "output": []}})]),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             "The model failed.",
         ),
         (
             Provider::Gemini,
             b"data: {\"error\": {\"code\": 503, \"message\": \"The model is overloaded. Please try again later.\", \"status\": \"UNAVAILABLE\"}}\r\n\r\n".to_vec(),
-            ErrorKind::Overloaded,
+            ProviderErrorKind::Overloaded,
             "The model is overloaded. Please try again later.",
         ),
         (
             // Outside `data:`, as a pretty-printed object.
             Provider::Gemini,
             b"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}]}}]}\r\n\r\n{\n  \"error\": {\n    \"code\": 503,\n    \"message\": \"The model is overloaded.\",\n    \"status\": \"UNAVAILABLE\"\n  }\n}\n".to_vec(),
-            ErrorKind::Overloaded,
+            ProviderErrorKind::Overloaded,
             "The model is overloaded.",
         ),
         (
@@ -90,13 +90,13 @@ fn an_error_in_any_providers_stream_carries_the_providers_error() {
                 streams::exception("throttlingException", "Too many tokens, please wait before trying again."),
             ]
             .concat(),
-            ErrorKind::RateLimited,
+            ProviderErrorKind::RateLimited,
             "Too many tokens, please wait before trying again.",
         ),
         (
             Provider::Bedrock,
             streams::exception("modelStreamErrorException", "The model stream failed."),
-            ErrorKind::Server,
+            ProviderErrorKind::Server,
             "The model stream failed.",
         ),
     ];
