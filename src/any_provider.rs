@@ -90,10 +90,10 @@ impl Serialize for AnyBody<'_> {
     }
 }
 
-impl cost::sealed::Sealed for AnyBody<'_> {}
+impl Priced for AnyBody<'_> {}
 
 /// The cost of the provider's body, as that body prices itself.
-impl Priced for AnyBody<'_> {
+impl cost::sealed::Sealed for AnyBody<'_> {
     fn units(&self) -> Units<'_> {
         match self {
             AnyBody::OpenAi(body) => body.units(),

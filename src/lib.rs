@@ -201,8 +201,7 @@ pub use crate::stream::{Delta, StreamReader};
 // The failures a runtime meets on every turn; the rest are in `errors`.
 pub use crate::errors::{BodyError, Failure, ProviderError, RecordError, ReplyError, StreamError};
 
-// The readers the conformance suite and the fuzz target compare: not part of the API.
-#[doc(hidden)]
+// The two readers behind `parse_record`, each alone, for checking one against the other.
 pub use crate::parse::{parse_record_by_serde, parse_record_fast_only};
 
 // The README's examples run as doctests, so it cannot drift from the crate.

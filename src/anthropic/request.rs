@@ -289,11 +289,11 @@ impl Serialize for Blocks<'_, '_> {
     }
 }
 
-impl cost::sealed::Sealed for Request<'_> {}
+impl Priced for Request<'_> {}
 
 /// The cost of the fragment: the system text first, when there is one, then each message,
 /// each the stored message it begins with.
-impl Priced for Request<'_> {
+impl cost::sealed::Sealed for Request<'_> {
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         if let Some(system) = &self.system {
@@ -307,7 +307,7 @@ impl Priced for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Body<'_> {}
+impl Priced for Body<'_> {}
 
 /// The cost of the body: the top-level fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
@@ -317,7 +317,7 @@ impl Report for Body<'_> {
     }
 }
 
-impl Priced for Body<'_> {
+impl cost::sealed::Sealed for Body<'_> {
     fn told(&self) -> Told {
         self.told
     }

@@ -336,11 +336,11 @@ impl Body<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Request<'_> {}
+impl Priced for Request<'_> {}
 
 /// The cost of the fragment: the system blocks first, when there are any, then each message,
 /// each the stored message it begins with.
-impl Priced for Request<'_> {
+impl cost::sealed::Sealed for Request<'_> {
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         if let Some(system) = &self.system {
@@ -354,7 +354,7 @@ impl Priced for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Body<'_> {}
+impl Priced for Body<'_> {}
 
 /// The cost of the body: the top-level fields and the tools, the system blocks, then each
 /// message, the rounds and the caller's appended messages.
@@ -364,7 +364,7 @@ impl Report for Body<'_> {
     }
 }
 
-impl Priced for Body<'_> {
+impl cost::sealed::Sealed for Body<'_> {
     fn told(&self) -> Told {
         self.told
     }

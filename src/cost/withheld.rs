@@ -84,7 +84,6 @@ pub struct Anchored {
 
 /// What building a body found out beside the body: what a budget withheld, and the anchor
 /// of the history's size. Not part of the crate's API: the estimate gives both.
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Told {
     pub(crate) withheld: Option<Withheld>,

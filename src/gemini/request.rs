@@ -225,11 +225,11 @@ impl Serialize for Parts<'_, '_> {
     }
 }
 
-impl cost::sealed::Sealed for Request<'_> {}
+impl Priced for Request<'_> {}
 
 /// The cost of the fragment: the system instruction first, when there is one, then each
 /// content, each the stored message it begins with.
-impl Priced for Request<'_> {
+impl cost::sealed::Sealed for Request<'_> {
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         if let Some(system) = &self.system_instruction {
@@ -243,7 +243,7 @@ impl Priced for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Body<'_> {}
+impl Priced for Body<'_> {}
 
 /// The cost of the body: the top-level fields and the tools, the system instruction, then each
 /// content, the rounds and the caller's appended contents.
@@ -253,7 +253,7 @@ impl Report for Body<'_> {
     }
 }
 
-impl Priced for Body<'_> {
+impl cost::sealed::Sealed for Body<'_> {
     fn told(&self) -> Told {
         self.told
     }

@@ -169,10 +169,10 @@ impl Serialize for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Request<'_> {}
+impl Priced for Request<'_> {}
 
 /// The cost of the fragment: one unit per message, each the stored message it renders.
-impl Priced for Request<'_> {
+impl cost::sealed::Sealed for Request<'_> {
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.list("messages");
@@ -183,7 +183,7 @@ impl Priced for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Body<'_> {}
+impl Priced for Body<'_> {}
 
 /// The cost of the body: the top-level fields and the tools, then the system message, each
 /// message, the rounds and the caller's appended messages.
@@ -193,7 +193,7 @@ impl Report for Body<'_> {
     }
 }
 
-impl Priced for Body<'_> {
+impl cost::sealed::Sealed for Body<'_> {
     fn told(&self) -> Told {
         self.told
     }

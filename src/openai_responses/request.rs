@@ -311,10 +311,10 @@ impl Serialize for Body<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Request<'_> {}
+impl Priced for Request<'_> {}
 
 /// The cost of the fragment: one unit per input message, each the stored message it renders.
-impl Priced for Request<'_> {
+impl cost::sealed::Sealed for Request<'_> {
     fn units(&self) -> Units<'_> {
         let mut units = Units::new();
         units.list("input");
@@ -325,7 +325,7 @@ impl Priced for Request<'_> {
     }
 }
 
-impl cost::sealed::Sealed for Body<'_> {}
+impl Priced for Body<'_> {}
 
 /// The cost of the body: the top-level fields and the tools, the instructions, then each input
 /// message, the rounds and the caller's appended items.
@@ -335,7 +335,7 @@ impl Report for Body<'_> {
     }
 }
 
-impl Priced for Body<'_> {
+impl cost::sealed::Sealed for Body<'_> {
     fn told(&self) -> Told {
         self.told
     }

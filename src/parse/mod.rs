@@ -67,9 +67,9 @@ pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
 }
 
 /// What the fast reader in front of [`parse_record`] makes of `json` alone: the record, or
-/// `None` where it leaves the text to the serde reader. Not part of the crate's API: the
-/// conformance suite and the fuzz target check with it that whatever the fast reader takes,
-/// it reads exactly as [`parse_record_by_serde`] does.
+/// `None` where it leaves the text to the serde reader. For checking the two readers against
+/// each other (the conformance suite and the fuzz target do: whatever the fast reader takes,
+/// it reads exactly as [`parse_record_by_serde`] does); a runtime calls [`parse_record`].
 ///
 /// ```
 /// use transcript_replay::{parse_record_by_serde, parse_record_fast_only};
@@ -81,19 +81,18 @@ pub fn parse_record(json: &str) -> Result<Vec<StoredMessage>, Error> {
 /// assert_eq!(parse_record_fast_only(escaped), None);
 /// assert!(parse_record_by_serde(escaped).is_ok());
 /// ```
-#[doc(hidden)]
 pub fn parse_record_fast_only(json: &str) -> Option<Vec<StoredMessage>> {
     fast::read(json)
 }
 
-/// [`parse_record`] by the serde reader alone, the reader that gives every error. Not part of
-/// the crate's API (see [`parse_record_fast_only`]).
+/// [`parse_record`] by the serde reader alone, the reader that gives every error: the same
+/// record or error as `parse_record`, more slowly. For checking the readers against each
+/// other (see [`parse_record_fast_only`]).
 ///
 /// ```
 /// let error = transcript_replay::parse_record_by_serde("[{}]").unwrap_err();
 /// assert_eq!(error.to_string(), "message 0 (line 1, column 3): missing field `role`");
 /// ```
-#[doc(hidden)]
 pub fn parse_record_by_serde(json: &str) -> Result<Vec<StoredMessage>, Error> {
     let trace = Trace::default();
     // Mending keeps every byte's place, so an error's line and column stay the text's.
