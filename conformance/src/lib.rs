@@ -10,6 +10,7 @@
 //!   to set.
 //! - [`streams`]: streams as the providers send them (server-sent events, AWS event-stream
 //!   frames), and the streamed form of a reply built from the same items as its whole body.
+//! - [`CATALOG_MODELS`]: a model of each of the five providers that the model catalog holds.
 //! - [`corpus`] and [`training`]: the texts the default text estimate is checked on, and the
 //!   other texts its prices are fitted on (`examples/fit_text_estimate.rs`).
 //!
@@ -25,3 +26,13 @@ pub mod records;
 pub mod schemas;
 pub mod streams;
 pub mod training;
+
+/// A model of each of the five providers that the model catalog holds, by provider id: the
+/// table the cache forecast's and the fitting's tests share.
+pub const CATALOG_MODELS: [(&str, &str); 5] = [
+    ("openai", "gpt-4o"),
+    ("openai-responses", "gpt-5"),
+    ("anthropic", "claude-sonnet-4-5"),
+    ("gemini", "gemini-2.5-pro"),
+    ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+];

@@ -14,14 +14,7 @@ use transcript_replay::{
 };
 use transcript_replay_conformance::records;
 
-/// A model of each provider the catalog holds.
-const MODELS: [(&str, &str); 5] = [
-    ("openai", "gpt-4o"),
-    ("openai-responses", "gpt-5"),
-    ("anthropic", "claude-sonnet-4-5"),
-    ("gemini", "gemini-2.5-pro"),
-    ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
-];
+const MODELS: [(&str, &str); 5] = transcript_replay_conformance::CATALOG_MODELS;
 
 /// What a rule may leave unread of a body forecast against itself: OpenAI's step (128), and
 /// after the last breakpoint the live turn and the body's closing fields.

@@ -234,13 +234,7 @@ fn a_fitted_conversation_keeps_its_prefix_where_a_sliding_window_rewrites_it() {
 #[test]
 fn the_forecast_reads_most_of_a_fitted_conversation_from_the_cache_on_every_provider() {
     const BUDGET: u64 = 20_000;
-    const MODELS: [(&str, &str); 5] = [
-        ("openai", "gpt-4o"),
-        ("openai-responses", "gpt-5"),
-        ("anthropic", "claude-sonnet-4-5"),
-        ("gemini", "gemini-2.5-pro"),
-        ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
-    ];
+    const MODELS: [(&str, &str); 5] = transcript_replay_conformance::CATALOG_MODELS;
     let read = |bodies: &[Vec<u8>], model: &str| {
         let (mut read, mut written, mut total) = (0u64, 0u64, 0u64);
         for pair in bodies.windows(2) {
