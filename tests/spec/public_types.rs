@@ -54,6 +54,10 @@ fn public_types_are_send_and_sync() {
     assert_send_sync::<transcript_replay::ConversationFile>();
     assert_send_sync::<transcript_replay::cost::Estimate>();
     assert_send_sync::<transcript_replay::cost::Withheld>();
+    assert_send_sync::<transcript_replay::cost::Forecast>();
+    assert_send_sync::<transcript_replay::models::Model>();
+    assert_send_sync::<transcript_replay::models::Prices>();
+    assert_send_sync::<transcript_replay::models::Tier>();
 }
 
 #[test]
