@@ -105,28 +105,58 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let output: Output<'_> = output_at.read()?;
     let message_at = output_at.child(output.message, "message");
     let message: Message<'_> = message_at.read()?;
-    let mut blocks = Vec::with_capacity(message.content.len());
-    let mut reading = Reading::default();
-    for (index, &raw) in message.content.iter().enumerate() {
-        blocks.extend(read_block(
-            &message_at.child(raw, format_args!("content[{index}]")),
-            &mut reading,
-        )?);
-    }
-    let not_kept = reading.not_kept;
     let usage = match at.present(response.usage, "usage") {
         Some(usage_at) => read_usage(&usage_at)?.usage(),
         None => None,
     };
-    let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
-    let native = message.content.iter().map(|&raw| raw.to_owned()).collect();
-    let metadata = Metadata {
+    let said = Said {
+        usage,
+        stop: response.stop_reason.as_deref(),
         guardrail_trace: response.trace.and_then(guardrail_trace),
+    };
+    reply_of(&message_at, &message.content, said, None)
+}
+
+/// What a reply says beside its content: its usage, the word it stopped with, the guardrail's
+/// trace.
+pub(super) struct Said<'s> {
+    pub(super) usage: Option<crate::TokenUsage>,
+    pub(super) stop: Option<&'s str>,
+    pub(super) guardrail_trace: Option<String>,
+}
+
+/// The reply of a message's `content` (`at` its place): the one place a Bedrock [`Reply`] is
+/// made, for a whole body and for a stream, which gives the content blocks its events built
+/// and the blocks it streamed, whose tool inputs stand as they came (a cut input the whole
+/// body cannot carry).
+pub(super) fn reply_of(
+    at: &At<'_>,
+    content: &[&RawValue],
+    said: Said<'_>,
+    streamed: Option<&[Block]>,
+) -> Result<Reply, ReplyError> {
+    let mut blocks = Vec::with_capacity(content.len());
+    let mut reading = Reading::default();
+    for (index, &raw) in content.iter().enumerate() {
+        blocks.extend(read_block(
+            &at.child(raw, format_args!("content[{index}]")),
+            &mut reading,
+        )?);
+    }
+    if let Some(streamed) = streamed {
+        crate::stream::streamed_inputs(&mut blocks, streamed);
+    }
+    let stop = StopReason::from_word(said.stop, &STOP_REASONS);
+    let native = content.iter().map(|&raw| raw.to_owned()).collect();
+    let metadata = Metadata {
+        guardrail_trace: said.guardrail_trace,
         ..Metadata::default()
     };
-    Ok(Reply::new(Provider::Bedrock, blocks, usage, stop, native)
-        .not_keeping(not_kept)
-        .with_metadata(metadata))
+    Ok(
+        Reply::new(Provider::Bedrock, blocks, said.usage, stop, native)
+            .not_keeping(reading.not_kept)
+            .with_metadata(metadata),
+    )
 }
 
 /// The guardrail's trace of a reply, `trace.guardrail` (what it assessed, and why it acted:

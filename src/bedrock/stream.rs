@@ -8,13 +8,12 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::error::read_exception;
-use super::reply::{read_usage, result_item, result_name, SERVER_TOOL_USE, STOP_REASONS};
+use super::reply::{read_usage, reply_of, result_item, result_name, Said, SERVER_TOOL_USE};
 use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
-use crate::stop::StopReason;
-use crate::stream::{native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
+use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Converse reply (`POST /model/{modelId}/converse-stream`):
 /// AWS event-stream frames (`application/vnd.amazon.eventstream`), both CRCs checked, fed the
@@ -92,12 +91,8 @@ pub fn stream() -> StreamReader {
 #[derive(Debug)]
 enum Kind {
     Text,
-    /// A `citationsContent` block: its text, and the citations its `citation` deltas gave;
-    /// `placed` once their sources are among the blocks.
-    Cited {
-        citations: Vec<Value>,
-        placed: bool,
-    },
+    /// A `citationsContent` block: its text, and the citations its `citation` deltas gave.
+    Cited(Vec<Value>),
     Reasoning {
         signature: String,
         redacted: String,
@@ -106,12 +101,11 @@ enum Kind {
     /// A call the provider runs itself (a Nova built-in tool), as its start carried it
     /// (`toolUseId`, `name`, `type`); it goes back with its input the deltas made.
     ServerToolUse(Box<RawValue>),
-    /// A provider-executed tool's result: its start (`toolUseId`, `type`, `status`), its content
-    /// items as the deltas carried them, and each member of them as text.
+    /// A provider-executed tool's result: its start (`toolUseId`, `type`, `status`), and its
+    /// content items as the deltas carried them.
     ToolResult {
         start: Box<RawValue>,
         items: Vec<Box<RawValue>>,
-        rendered: Vec<String>,
     },
     /// A generated image (`ImageBlockStart`, its `format`), its base64 bytes added by the
     /// `ImageBlockDelta`s that follow, as the whole reply's `image` block carries them.
@@ -119,9 +113,6 @@ enum Kind {
         format: String,
     },
 }
-
-/// Where the keys of a cited block's sources begin, above any index Bedrock gives a block.
-const SOURCES: usize = usize::MAX / 2;
 
 #[derive(Debug, Default)]
 struct Stream {
@@ -132,7 +123,6 @@ struct Stream {
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
-    not_kept: Vec<String>,
     /// The guardrail's trace, from the `metadata` event.
     guardrail: Option<String>,
 }
@@ -222,20 +212,10 @@ impl Stream {
             }
         }
         if let Some(citation) = piece.citation {
-            // The whole reply carries this block as `citationsContent`: its text, then its
-            // sources, which `contentBlockStop` places.
-            let new = || Kind::Cited {
-                citations: Vec::new(),
-                placed: false,
-            };
-            match self.kind(index, new) {
-                Some(Kind::Cited { citations, .. }) => citations.push(citation),
-                Some(kind @ Kind::Text) => {
-                    *kind = Kind::Cited {
-                        citations: vec![citation],
-                        placed: false,
-                    };
-                }
+            // The whole reply carries this block as `citationsContent`: its text and citations.
+            match self.kind(index, || Kind::Cited(Vec::new())) {
+                Some(Kind::Cited(citations)) => citations.push(citation),
+                Some(kind @ Kind::Text) => *kind = Kind::Cited(vec![citation]),
                 Some(
                     Kind::Reasoning { .. }
                     | Kind::ToolUse
@@ -249,50 +229,27 @@ impl Stream {
         Ok(())
     }
 
-    /// Content items of the provider-executed tool's result at `index`: kept as they came, and
-    /// its output made again from all of them, as the whole reply's `toolResult` gives it.
+    /// Content items of the provider-executed tool's result at `index`, kept as they came; the
+    /// result so far shows their text (the whole reader's, at the end).
     fn result_items(&mut self, index: usize, items: &[&RawValue]) -> Result<(), Fault> {
-        let Some(Kind::ToolResult {
-            items: known,
-            rendered,
-            ..
-        }) = kind_of(&mut self.kinds, index)
-        else {
+        let Some(Kind::ToolResult { items: known, .. }) = kind_of(&mut self.kinds, index) else {
             // A result that never started: nothing to add it to.
             return Ok(());
         };
         for &item in items {
             let members: BTreeMap<String, &RawValue> =
                 serde_json::from_str(item.get()).map_err(|error| Fault::json(&error))?;
-            rendered.extend(
-                members
-                    .iter()
-                    .map(|(kind, value)| result_item(kind, value, &mut self.not_kept)),
-            );
+            if let Some(Block::ToolResult { output, .. }) = self.blocks.whole_mut(index) {
+                for (kind, value) in &members {
+                    if !output.is_empty() {
+                        output.push('\n');
+                    }
+                    output.push_str(&result_item(kind, value, &mut Vec::new()));
+                }
+            }
             known.push(item.to_owned());
         }
-        let output = rendered.join("\n");
-        if let Some(Block::ToolResult { output: whole, .. }) = self.blocks.whole_mut(index) {
-            *whole = output;
-        }
         Ok(())
-    }
-
-    /// The sources of the cited block at `index`, right after it, once.
-    fn place_sources(&mut self, index: usize) {
-        let Some(Kind::Cited { citations, placed }) = kind_of(&mut self.kinds, index) else {
-            return;
-        };
-        if std::mem::replace(placed, true) {
-            return;
-        }
-        for (n, source) in super::reply::sources(citations).into_iter().enumerate() {
-            // Keys of their own, after every block index.
-            let key = SOURCES
-                .saturating_add(index.saturating_mul(4096))
-                .saturating_add(n);
-            self.blocks.whole(key, source);
-        }
     }
 
     /// The content blocks as Bedrock takes them back in the round in flight: text (cited text
@@ -344,7 +301,7 @@ impl Stream {
                     string(&name),
                     native_input(&input)
                 ),
-                (Kind::Cited { citations, .. }, block) => {
+                (Kind::Cited(citations), block) => {
                     let content = block.and_then(Block::into_text).map_or_else(
                         || "[]".to_owned(),
                         |text| format!(r#"[{{"text":{}}}]"#, string(&text)),
@@ -481,7 +438,6 @@ impl Stream {
                 Kind::ToolResult {
                     start: raw.to_owned(),
                     items: Vec::new(),
-                    rendered: Vec::new(),
                 },
             ));
         }
@@ -567,8 +523,7 @@ impl Events for Stream {
                         .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
                 }
             }
-            "contentBlockStop" => self.place_sources(index),
-            // `messageStart`, and event types added later.
+            // `contentBlockStop`, `messageStart`, and event types added later.
             _ => {}
         }
         Ok(())
@@ -578,26 +533,17 @@ impl Events for Stream {
         if !self.stopped {
             return Err(Fault::Cut("messageStop"));
         }
-        // A cited block whose stop never came still has its sources, after it.
-        let cited: Vec<usize> = self.kinds.iter().map(|(index, _)| *index).collect();
-        for index in cited {
-            self.place_sources(index);
-        }
-        let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
-        let native = self.native();
-        let metadata = crate::reply::Metadata {
+        // The content the events built, read as the whole reply's.
+        let content = json_array(&self.native());
+        let at = At::body(Provider::Bedrock, &content).map_err(|error| Fault::content(&error))?;
+        let items: Vec<&RawValue> = at.read().map_err(|error| Fault::content(&error))?;
+        let said = Said {
+            usage: self.counts.usage(),
+            stop: self.stop.as_deref(),
             guardrail_trace: self.guardrail.clone(),
-            ..crate::reply::Metadata::default()
         };
-        Ok(Reply::new(
-            Provider::Bedrock,
-            self.blocks.blocks(),
-            self.counts.usage(),
-            stop,
-            native,
-        )
-        .not_keeping(self.not_kept.clone())
-        .with_metadata(metadata))
+        reply_of(&at, &items, said, Some(&self.blocks.blocks()))
+            .map_err(|error| Fault::content(&error))
     }
 
     fn partial(&self) -> StoredMessage {

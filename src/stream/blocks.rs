@@ -274,3 +274,47 @@ fn build(slot: &Slot) -> Block {
         }
     }
 }
+
+/// The tool calls of a reply read from the content a stream built, each given its input as
+/// the stream carried it. The content carries a call whose input came cut `{}`, which is what
+/// the round in flight sends back; the stored call keeps what came, which the reply flags as
+/// incomplete, as a whole body (whose inputs are always whole) never needs.
+pub(crate) fn streamed_inputs(read: &mut [Block], streamed: &[Block]) {
+    for block in read {
+        if let Block::ToolUse { id, input, .. } = block {
+            let came = streamed.iter().find_map(|block| match block {
+                Block::ToolUse {
+                    id: streamed_id,
+                    input,
+                    ..
+                } if streamed_id == id => Some(input),
+                Block::ToolUse { .. }
+                | Block::Text { .. }
+                | Block::ToolResult { .. }
+                | Block::Reasoning { .. }
+                | Block::Image { .. }
+                | Block::File { .. }
+                | Block::Source { .. }
+                | Block::Compaction { .. }
+                | Block::Unknown { .. } => None,
+            });
+            if let Some(came) = came {
+                input.clone_from(came);
+            }
+        }
+    }
+}
+
+/// Content items, each JSON text, as one JSON array: the content a stream built, for the whole
+/// reader to read.
+pub(crate) fn json_array(items: &[Box<serde_json::value::RawValue>]) -> String {
+    let mut array = String::from("[");
+    for (n, item) in items.iter().enumerate() {
+        if n > 0 {
+            array.push(',');
+        }
+        array.push_str(item.get());
+    }
+    array.push(']');
+    array
+}
