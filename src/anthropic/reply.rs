@@ -90,29 +90,59 @@ pub fn read_reply(body: &str) -> Result<Reply, ReplyError> {
     let response: Response<'_> = at.read()?;
     let content_at = at.child(response.content, "content");
     let content: Vec<&RawValue> = content_at.read()?;
-    let mut blocks = Vec::with_capacity(content.len());
-    let mut reading = Reading::default();
-    for (index, &raw) in content.iter().enumerate() {
-        blocks.extend(read_block(
-            &content_at.child(raw, format_args!("[{index}]")),
-            &mut reading,
-        )?);
-    }
-    let not_kept = reading.not_kept;
     let usage = match at.present(response.usage, "usage") {
         Some(usage_at) => read_usage(&usage_at)?.usage(),
         None => None,
     };
-    let stop = StopReason::from_word(response.stop_reason.as_deref(), &STOP_REASONS);
+    let said = Said {
+        usage,
+        stop: response.stop_reason.as_deref(),
+        container: &response.container,
+        stop_details: &response.stop_details,
+    };
+    reply_of(&content_at, &content, said, None)
+}
+
+/// What a reply says beside its content: its usage, the word it stopped with, its `container`
+/// and `stop_details`.
+pub(super) struct Said<'s> {
+    pub(super) usage: Option<crate::TokenUsage>,
+    pub(super) stop: Option<&'s str>,
+    pub(super) container: &'s serde_json::Value,
+    pub(super) stop_details: &'s serde_json::Value,
+}
+
+/// The reply of a message's `content` (`at` its place): the one place an Anthropic [`Reply`]
+/// is made, for a whole body and for a stream, which gives the content blocks its events built
+/// and the blocks it streamed, whose tool inputs stand as they came (a cut input the whole
+/// body cannot carry).
+pub(super) fn reply_of(
+    at: &At<'_>,
+    content: &[&RawValue],
+    said: Said<'_>,
+    streamed: Option<&[Block]>,
+) -> Result<Reply, ReplyError> {
+    let mut blocks = Vec::with_capacity(content.len());
+    let mut reading = Reading::default();
+    for (index, &raw) in content.iter().enumerate() {
+        blocks.extend(read_block(
+            &at.child(raw, format_args!("[{index}]")),
+            &mut reading,
+        )?);
+    }
+    if let Some(streamed) = streamed {
+        crate::stream::streamed_inputs(&mut blocks, streamed);
+    }
+    let stop = StopReason::from_word(said.stop, &STOP_REASONS);
     let native = content.iter().map(|&raw| raw.to_owned()).collect();
     let metadata = Metadata {
-        container: container(&response.container),
-        stop_details: stop_details(&response.stop_details),
+        container: container(said.container),
+        stop_details: stop_details(said.stop_details),
         model_hops: reading.hops,
         ..Metadata::default()
     };
-    Ok(Reply::new(Provider::Anthropic, blocks, usage, stop, native)
-        .not_keeping(not_kept)
+    Ok(Reply::new(Provider::Anthropic, blocks, said.usage, stop, native)
+        .not_keeping(reading.not_kept)
         .with_metadata(metadata))
 }
 

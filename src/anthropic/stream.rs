@@ -5,13 +5,12 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::error;
-use super::reply::{read_usage, STOP_REASONS};
+use super::reply::{read_usage, reply_of, Said};
 use crate::body::with_member;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
-use crate::reply::{At, Counts, Metadata, Reply};
-use crate::stop::StopReason;
-use crate::stream::{native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
+use crate::reply::{At, Counts, Reply};
+use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
@@ -88,26 +87,19 @@ enum Kind {
     Thinking {
         signature: String,
     },
-    Redacted(Box<RawValue>),
     ToolUse,
     /// A server tool's call (`server_tool_use`, `mcp_tool_use`), as its start event carried
     /// it: it goes back with every field it came with (`mcp_tool_use`'s `server_name`), its
     /// input the one its deltas made.
     ServerToolUse(Box<RawValue>),
-    /// A server tool's result, as its start event carried it.
-    ServerResult(Box<RawValue>),
     /// A `compaction` block: its summary comes in `compaction_delta`s, and it goes back as
     /// the record's block says.
     Compaction,
-    /// A block that is no content of the message but goes back natively as it came: a
-    /// `fallback` (the model hop, metadata) or a `container_upload` (its file's line).
+    /// A block that comes whole in its start event and goes back as it came, its deltas
+    /// changing nothing: redacted thinking, a server tool's result, a `fallback` (the model
+    /// hop), a `container_upload` (its file's line), a kind the crate does not read (its
+    /// marker the stored text).
     Kept(Box<RawValue>),
-    /// A block of a kind the crate does not read: its marker is the stored text, and the block
-    /// goes back as its start event carried it; its deltas change nothing.
-    Other {
-        kind: String,
-        start: Box<RawValue>,
-    },
 }
 
 /// Where the keys of a text block's sources begin, above any index Anthropic gives a block.
@@ -119,15 +111,12 @@ struct Stream {
     kinds: Vec<(usize, Kind)>,
     /// The server tools' calls so far, by id, for their results' names.
     server_calls: Vec<(String, String)>,
-    /// The citations of each text block so far, whose sources follow it at its stop.
-    citations: Vec<(usize, Vec<serde_json::Value>)>,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
-    /// The reply's `container` and `stop_details`, the last sent, and its model hops.
+    /// The reply's `container` and `stop_details`, the last sent.
     container: serde_json::Value,
     stop_details: serde_json::Value,
-    hops: Vec<crate::reply::metadata::ModelHop>,
 }
 
 impl Stream {
@@ -185,7 +174,7 @@ impl Stream {
                     signature: start.signature.clone().unwrap_or_default(),
                 }
             }
-            "redacted_thinking" => Kind::Redacted(block.to_owned()),
+            "redacted_thinking" => Kind::Kept(block.to_owned()),
             "tool_use" => {
                 let id = start.id.as_deref().ok_or_else(|| missing("id"))?;
                 let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
@@ -225,7 +214,7 @@ impl Stream {
                         is_error,
                     },
                 );
-                Kind::ServerResult(block.to_owned())
+                Kind::Kept(block.to_owned())
             }
             // The summary that replaces the conversation before it, as the whole reply's
             // reader keeps it; its deltas complete it.
@@ -243,9 +232,6 @@ impl Stream {
             }
             // The request answered by another model: metadata, no block.
             "fallback" => {
-                let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
-                self.hops.push(super::reply::model_hop(&value));
                 Kind::Kept(block.to_owned())
             }
             // A file put in the container: named by its id, as the whole reply's reader does.
@@ -262,10 +248,7 @@ impl Stream {
             other => {
                 let marker = crate::marker::not_kept(Provider::Anthropic, other);
                 self.blocks.text(index, &marker, deltas);
-                Kind::Other {
-                    kind: other.to_owned(),
-                    start: block.to_owned(),
-                }
+                Kind::Kept(block.to_owned())
             }
         };
         self.kinds.push((index, kind));
@@ -300,7 +283,7 @@ impl Stream {
         }
         let piece: Piece<'_> =
             serde_json::from_str(delta.get()).map_err(|error| Fault::json(&error))?;
-        if let Some(Kind::Other { .. } | Kind::Kept(_)) = self.kind(index) {
+        if let Some(Kind::Kept(_)) = self.kind(index) {
             // Content the crate does not read: its marker is already its text.
             return Ok(());
         }
@@ -344,35 +327,19 @@ impl Stream {
                     }
                 }
             }
-            // A source of the text: its block follows the text's, at the text's stop; the
-            // citation itself goes back on the text block, as it came.
+            // A source of the text: it goes back on the text block, as it came, and its block
+            // follows the text's, at the text's stop.
             "citations_delta" => {
-                if let Some(raw) = piece.citation {
-                    if let Some(Kind::Text { citations, .. }) = self.kind(index) {
-                        citations.push(raw.to_owned());
-                    }
-                    let citation: serde_json::Value =
-                        serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
-                    match self.citations.iter_mut().find(|(known, _)| *known == index) {
-                        Some((_, citations)) => citations.push(citation),
-                        None => self.citations.push((index, vec![citation])),
-                    }
+                if let (Some(raw), Some(Kind::Text { citations, .. })) =
+                    (piece.citation, self.kind(index))
+                {
+                    citations.push(raw.to_owned());
                 }
             }
             // Anything newer is not content yet.
             _ => {}
         }
         Ok(())
-    }
-
-    /// What the reply carried beyond its message, as the whole reply's reader finds it.
-    fn reply_metadata(&self) -> Metadata {
-        Metadata {
-            container: super::reply::container(&self.container),
-            stop_details: super::reply::stop_details(&self.stop_details),
-            model_hops: self.hops.clone(),
-            ..Metadata::default()
-        }
     }
 
     /// The reply's `container` and `stop_details`, where an event sends them: the last that
@@ -383,6 +350,25 @@ impl Stream {
         }
         if !stop_details.is_null() {
             self.stop_details = stop_details;
+        }
+    }
+
+    /// The sources of the text block at `index`, right after it, at its stop (for the partial
+    /// message, and so that the blocks after it are numbered as the reply's).
+    fn place_sources(&mut self, index: usize) {
+        let Some(Kind::Text { citations, .. }) = self.kind(index) else {
+            return;
+        };
+        let cited: Vec<serde_json::Value> = citations
+            .iter()
+            .filter_map(|raw| serde_json::from_str(raw.get()).ok())
+            .collect();
+        for (n, source) in super::reply::sources(&cited).into_iter().enumerate() {
+            // Keys of their own, after every block index.
+            let key = SOURCES
+                .saturating_add(index.saturating_mul(4096))
+                .saturating_add(n);
+            self.blocks.whole(key, source);
         }
     }
 
@@ -433,7 +419,7 @@ impl Stream {
                         string(signature)
                     )
                 }
-                (Kind::Redacted(raw) | Kind::Kept(raw), _) => raw.get().to_owned(),
+                (Kind::Kept(raw), _) => raw.get().to_owned(),
                 (
                     Kind::ToolUse,
                     Some(Block::ToolUse {
@@ -454,8 +440,6 @@ impl Stream {
                     format!(r#"{{"type":"compaction","content":{summary}{data}}}"#)
                 }
                 (Kind::Compaction, _) => continue,
-                (Kind::Other { start, .. }, _) => start.get().to_owned(),
-                (Kind::ServerResult(raw), _) => raw.get().to_owned(),
                 // Its start event's members where and as they came, the input in its place,
                 // without white space between its tokens.
                 (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
@@ -577,23 +561,7 @@ impl Events for Stream {
                 }
                 self.counts.update(usage(event.usage)?);
             }
-            "content_block_stop" => {
-                let cited = self
-                    .citations
-                    .iter()
-                    .position(|(known, _)| *known == index)
-                    .map(|at| self.citations.swap_remove(at).1);
-                for (n, source) in super::reply::sources(&cited.unwrap_or_default())
-                    .into_iter()
-                    .enumerate()
-                {
-                    // Keys of their own, after every block index.
-                    let key = SOURCES
-                        .saturating_add(index.saturating_mul(4096))
-                        .saturating_add(n);
-                    self.blocks.whole(key, source);
-                }
-            }
+            "content_block_stop" => self.place_sources(index),
             "message_stop" => self.stopped = true,
             "error" => return Err(Fault::provider(error::read(None, data))),
             // `ping`, and event types added later.
@@ -606,32 +574,18 @@ impl Events for Stream {
         if !self.stopped {
             return Err(Fault::Cut("message_stop"));
         }
-        let stop = StopReason::from_word(self.stop.as_deref(), &STOP_REASONS);
-        let native = self.native();
-        let not_kept = self
-            .kinds
-            .iter()
-            .filter_map(|(_, kind)| match kind {
-                Kind::Other { kind, .. } => Some(kind.clone()),
-                Kind::Text { .. }
-                | Kind::Thinking { .. }
-                | Kind::Redacted(_)
-                | Kind::ToolUse
-                | Kind::ServerToolUse(_)
-                | Kind::ServerResult(_)
-                | Kind::Compaction
-                | Kind::Kept(_) => None,
-            })
-            .collect();
-        Ok(Reply::new(
-            Provider::Anthropic,
-            self.blocks.blocks(),
-            self.counts.usage(),
-            stop,
-            native,
-        )
-        .not_keeping(not_kept)
-        .with_metadata(self.reply_metadata()))
+        // The content the events built, read as the whole reply's.
+        let content = json_array(&self.native());
+        let at = At::body(Provider::Anthropic, &content).map_err(|error| Fault::content(&error))?;
+        let items: Vec<&RawValue> = at.read().map_err(|error| Fault::content(&error))?;
+        let said = Said {
+            usage: self.counts.usage(),
+            stop: self.stop.as_deref(),
+            container: &self.container,
+            stop_details: &self.stop_details,
+        };
+        reply_of(&at, &items, said, Some(&self.blocks.blocks()))
+            .map_err(|error| Fault::content(&error))
     }
 
     fn partial(&self) -> StoredMessage {

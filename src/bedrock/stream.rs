@@ -91,8 +91,13 @@ pub fn stream() -> StreamReader {
 #[derive(Debug)]
 enum Kind {
     Text,
-    /// A `citationsContent` block: its text, and the citations its `citation` deltas gave.
-    Cited(Vec<Value>),
+    /// A `citationsContent` block: its text, and the citations its `citation` deltas gave;
+    /// `placed` once their sources follow it among the blocks (for the partial message, and so
+    /// that the blocks after it are numbered as the reply's).
+    Cited {
+        citations: Vec<Value>,
+        placed: bool,
+    },
     Reasoning {
         signature: String,
         redacted: String,
@@ -113,6 +118,9 @@ enum Kind {
         format: String,
     },
 }
+
+/// Where the keys of a cited block's sources begin, above any index Bedrock gives a block.
+const SOURCES: usize = usize::MAX / 2;
 
 #[derive(Debug, Default)]
 struct Stream {
@@ -213,9 +221,18 @@ impl Stream {
         }
         if let Some(citation) = piece.citation {
             // The whole reply carries this block as `citationsContent`: its text and citations.
-            match self.kind(index, || Kind::Cited(Vec::new())) {
-                Some(Kind::Cited(citations)) => citations.push(citation),
-                Some(kind @ Kind::Text) => *kind = Kind::Cited(vec![citation]),
+            let new = || Kind::Cited {
+                citations: Vec::new(),
+                placed: false,
+            };
+            match self.kind(index, new) {
+                Some(Kind::Cited { citations, .. }) => citations.push(citation),
+                Some(kind @ Kind::Text) => {
+                    *kind = Kind::Cited {
+                        citations: vec![citation],
+                        placed: false,
+                    };
+                }
                 Some(
                     Kind::Reasoning { .. }
                     | Kind::ToolUse
@@ -250,6 +267,23 @@ impl Stream {
             known.push(item.to_owned());
         }
         Ok(())
+    }
+
+    /// The sources of the cited block at `index`, right after it, once.
+    fn place_sources(&mut self, index: usize) {
+        let Some(Kind::Cited { citations, placed }) = kind_of(&mut self.kinds, index) else {
+            return;
+        };
+        if std::mem::replace(placed, true) {
+            return;
+        }
+        for (n, source) in super::reply::sources(citations).into_iter().enumerate() {
+            // Keys of their own, after every block index.
+            let key = SOURCES
+                .saturating_add(index.saturating_mul(4096))
+                .saturating_add(n);
+            self.blocks.whole(key, source);
+        }
     }
 
     /// The content blocks as Bedrock takes them back in the round in flight: text (cited text
@@ -301,7 +335,7 @@ impl Stream {
                     string(&name),
                     native_input(&input)
                 ),
-                (Kind::Cited(citations), block) => {
+                (Kind::Cited { citations, .. }, block) => {
                     let content = block.and_then(Block::into_text).map_or_else(
                         || "[]".to_owned(),
                         |text| format!(r#"[{{"text":{}}}]"#, string(&text)),
@@ -523,7 +557,8 @@ impl Events for Stream {
                         .update(read_usage(&at).map_err(|error| Fault::content(&error))?);
                 }
             }
-            // `contentBlockStop`, `messageStart`, and event types added later.
+            "contentBlockStop" => self.place_sources(index),
+            // `messageStart`, and event types added later.
             _ => {}
         }
         Ok(())
