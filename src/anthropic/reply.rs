@@ -141,9 +141,11 @@ pub(super) fn reply_of(
         model_hops: reading.hops,
         ..Metadata::default()
     };
-    Ok(Reply::new(Provider::Anthropic, blocks, said.usage, stop, native)
-        .not_keeping(reading.not_kept)
-        .with_metadata(metadata))
+    Ok(
+        Reply::new(Provider::Anthropic, blocks, said.usage, stop, native)
+            .not_keeping(reading.not_kept)
+            .with_metadata(metadata),
+    )
 }
 
 /// A `compaction` block (`content`, the summary; `encrypted_content`, opaque) as the record's
@@ -205,7 +207,7 @@ pub(super) fn model_hop(value: &serde_json::Value) -> ModelHop {
 #[derive(Debug, Default)]
 pub(super) struct Reading {
     pub(super) not_kept: Vec<String>,
-    calls: Vec<(String, String)>,
+    pub(super) calls: Vec<(String, String)>,
     /// The model hops (`fallback` blocks) so far.
     pub(super) hops: Vec<ModelHop>,
 }

@@ -15,36 +15,24 @@ use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Fram
 /// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
 ///
-/// Each event is read by its data's `type`:
+/// The events build the content blocks as the whole response carries them (a text block's
+/// text with its escapes as sent and its citations as they came, thinking with its
+/// `signature_delta`s, a call's input from its `input_json_delta` pieces, `{}` when a tool
+/// without arguments streams `partial_json: ""`), and [`read_reply`](super::read_reply)'s
+/// reader makes the [`Reply`] of them: one reader, whole or streamed. Usage: `message_start`
+/// gives the input and cache counts, `message_delta` the stop reason and the output count,
+/// which is cumulative (the last stands). Every kind of citation goes back whole: a web search
+/// result's `encrypted_index` must be passed back
+/// (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>).
 ///
-/// - `message_start` gives the input and cache counts; `message_delta` the stop reason and
-///   the output count, which is cumulative: the last one stands, it is never summed.
-/// - `content_block_start` begins a block by its `index` (`text`, `thinking`, `tool_use`;
-///   `redacted_thinking` has no words to replay, and any other type is an error, as in
-///   [`read_reply`](super::read_reply)); `content_block_delta` adds to it: `text_delta`,
-///   `thinking_delta`, and `input_json_delta`, whose `partial_json` pieces concatenate to
-///   the call's input. A tool without arguments streams `partial_json: ""`, and its input is
-///   `{}`. `signature_delta` is no text: it is kept with the thinking block for the round in
-///   flight, never stored. `citations_delta` cites a source for its text block: the source
-///   becomes a `source` block after the text, as [`read_reply`](super::read_reply) makes one
-///   of a whole text block's `citations`; and the citation itself, as it came, goes back on
-///   its text block in the round in flight, the text as its `text_delta`s wrote it (escapes
-///   as sent), so that the round is the whole reply's byte for byte. Every kind of citation
-///   is kept whole: a web search result's `encrypted_index` must be passed back
-///   (<https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool>), and a
-///   document's or a search result's location goes back as it came
-///   (<https://docs.claude.com/en/docs/build-with-claude/citations>).
-/// - `ping` and event types Anthropic may add later are ignored
-///   (<https://docs.anthropic.com/en/api/messages-streaming>: "we may occasionally add new
-///   event types").
-/// - `error` (Anthropic sends one after HTTP 200, `overloaded_error` most often, then closes
-///   without `message_stop`) is a [`StreamError`](crate::StreamError) carrying the
-///   [`ProviderError`](crate::ProviderError); so is a stream that ends before
-///   `message_stop`. A turn cut that way was committed as finished by hand-written readers
-///   (<https://github.com/anthropics/anthropic-sdk-python/issues/688>).
-/// - A `data: [DONE]` after `message_stop`, as OpenRouter's Messages endpoint sends it
-///   (<https://openrouter.ai/docs/api-reference/streaming>), is the end, never a malformed
-///   event.
+/// `ping` and event types added later are ignored
+/// (<https://docs.anthropic.com/en/api/messages-streaming>: "we may occasionally add new
+/// event types"); a `data: [DONE]` after `message_stop` (OpenRouter's,
+/// <https://openrouter.ai/docs/api-reference/streaming>) is the end. An `error` event
+/// (`overloaded_error` after HTTP 200) is a [`StreamError`](crate::StreamError) carrying the
+/// [`ProviderError`](crate::ProviderError), and so is a stream that ends before
+/// `message_stop`, which hand-written readers committed as a finished turn
+/// (<https://github.com/anthropics/anthropic-sdk-python/issues/688>).
 ///
 /// ```
 /// use transcript_replay::{anthropic, Block, Delta};
@@ -109,8 +97,8 @@ const SOURCES: usize = usize::MAX / 2;
 struct Stream {
     blocks: Blocks,
     kinds: Vec<(usize, Kind)>,
-    /// The server tools' calls so far, by id, for their results' names.
-    server_calls: Vec<(String, String)>,
+    /// The server tools' calls so far, for their results' names.
+    reading: super::reply::Reading,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
@@ -187,33 +175,19 @@ impl Stream {
                 let name = start.name.as_deref().ok_or_else(|| missing("name"))?;
                 self.blocks.call(index, id, name, true, deltas);
                 self.blocks.provider_executed(index);
-                self.server_calls.push((id.to_owned(), name.to_owned()));
+                self.reading.calls.push((id.to_owned(), name.to_owned()));
                 Kind::ServerToolUse(block.to_owned())
             }
-            // A server tool's result comes whole in its start event.
-            result if result.ends_with("_tool_result") => {
-                let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
-                let tool_use_id = crate::reply::field(&value, &["tool_use_id"])
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                let tool_name = self
-                    .server_calls
-                    .iter()
-                    .find(|(id, _)| *id == tool_use_id)
-                    .map(|(_, name)| name.clone())
-                    .unwrap_or_else(|| result.trim_end_matches("_tool_result").to_owned());
-                let (output, is_error) = super::reply::server_result(&value);
-                self.blocks.whole(
-                    index,
-                    Block::ToolResult {
-                        tool_use_id,
-                        tool_name,
-                        output,
-                        is_error,
-                    },
-                );
+            // A server tool's result, a file put in the container: whole in the start event,
+            // read as the whole reply's reader reads them.
+            kind if kind.ends_with("_tool_result") || kind == "container_upload" => {
+                let at = At::body(Provider::Anthropic, block.get())
+                    .map_err(|error| Fault::content(&error))?;
+                let read = super::reply::read_block(&at, &mut self.reading)
+                    .map_err(|error| Fault::content(&error))?;
+                for read in read {
+                    self.blocks.whole(index, read);
+                }
                 Kind::Kept(block.to_owned())
             }
             // The summary that replaces the conversation before it, as the whole reply's
@@ -231,20 +205,7 @@ impl Stream {
                 Kind::Compaction
             }
             // The request answered by another model: metadata, no block.
-            "fallback" => {
-                Kind::Kept(block.to_owned())
-            }
-            // A file put in the container: named by its id, as the whole reply's reader does.
-            "container_upload" => {
-                let value: serde_json::Value =
-                    serde_json::from_str(block.get()).map_err(|error| Fault::json(&error))?;
-                let file_id = crate::reply::field(&value, &["file_id"])
-                    .as_str()
-                    .unwrap_or_default();
-                self.blocks
-                    .whole(index, Block::text(crate::reply::file_line(None, file_id)));
-                Kind::Kept(block.to_owned())
-            }
+            "fallback" => Kind::Kept(block.to_owned()),
             other => {
                 let marker = crate::marker::not_kept(Provider::Anthropic, other);
                 self.blocks.text(index, &marker, deltas);
@@ -378,40 +339,24 @@ impl Stream {
     fn native(&mut self) -> Vec<Box<RawValue>> {
         let kinds = std::mem::take(&mut self.kinds);
         let mut native = Vec::with_capacity(kinds.len());
+        // Each block's keys in Anthropic's order; strings written as JSON.
+        let string = |text: &str| serde_json::Value::from(text).to_string();
         for (index, kind) in &kinds {
             let block = self.blocks.block_of(*index);
-            // Each block's keys in Anthropic's order; strings written as JSON.
-            let string = |text: &str| serde_json::Value::from(text).to_string();
-            let json = match (kind, block) {
+            let json = match kind {
                 // The text as it was sent, its escapes kept, as the whole reply keeps it.
-                (Kind::Text { escaped, citations }, Some(Block::Text { .. })) => {
-                    match citations.is_empty() {
-                        true => format!(r#"{{"type":"text","text":"{escaped}"}}"#),
-                        false => {
-                            let citations: Vec<&str> =
-                                citations.iter().map(|raw| raw.get()).collect();
-                            format!(
-                                r#"{{"type":"text","text":"{escaped}","citations":[{}]}}"#,
-                                citations.join(",")
-                            )
-                        }
-                    }
+                Kind::Text { escaped, .. } if escaped.is_empty() => continue,
+                Kind::Text { escaped, citations } if citations.is_empty() => {
+                    format!(r#"{{"type":"text","text":"{escaped}"}}"#)
                 }
-                (
-                    Kind::Text { .. },
-                    Some(
-                        Block::ToolUse { .. }
-                        | Block::ToolResult { .. }
-                        | Block::Reasoning { .. }
-                        | Block::Image { .. }
-                        | Block::File { .. }
-                        | Block::Source { .. }
-                        | Block::Compaction { .. }
-                        | Block::Unknown { .. },
+                Kind::Text { escaped, citations } => {
+                    let citations: Vec<&str> = citations.iter().map(|raw| raw.get()).collect();
+                    format!(
+                        r#"{{"type":"text","text":"{escaped}","citations":[{}]}}"#,
+                        citations.join(",")
                     )
-                    | None,
-                ) => continue,
-                (Kind::Thinking { signature }, block) => {
+                }
+                Kind::Thinking { signature } => {
                     let thinking = block.and_then(Block::into_reasoning).unwrap_or_default();
                     format!(
                         r#"{{"type":"thinking","thinking":{},"signature":{}}}"#,
@@ -419,37 +364,43 @@ impl Stream {
                         string(signature)
                     )
                 }
-                (Kind::Kept(raw), _) => raw.get().to_owned(),
-                (
-                    Kind::ToolUse,
-                    Some(Block::ToolUse {
+                Kind::Kept(raw) => raw.get().to_owned(),
+                Kind::ToolUse => {
+                    let Some(Block::ToolUse {
                         id, name, input, ..
-                    }),
-                ) => format!(
-                    r#"{{"type":"tool_use","id":{},"name":{},"input":{}}}"#,
-                    string(&id),
-                    string(&name),
-                    native_input(&input),
-                ),
-                (Kind::ToolUse, _) => continue,
-                (Kind::Compaction, Some(Block::Compaction { summary, data, .. })) => {
+                    }) = block
+                    else {
+                        continue;
+                    };
+                    format!(
+                        r#"{{"type":"tool_use","id":{},"name":{},"input":{}}}"#,
+                        string(&id),
+                        string(&name),
+                        native_input(&input),
+                    )
+                }
+                Kind::Compaction => {
+                    let Some(Block::Compaction { summary, data, .. }) = block else {
+                        continue;
+                    };
                     let data = data.map_or_else(String::new, |data| {
                         format!(r#","encrypted_content":{}"#, string(&data))
                     });
                     let summary = summary.map_or_else(|| "null".to_owned(), |text| string(&text));
                     format!(r#"{{"type":"compaction","content":{summary}{data}}}"#)
                 }
-                (Kind::Compaction, _) => continue,
                 // Its start event's members where and as they came, the input in its place,
                 // without white space between its tokens.
-                (Kind::ServerToolUse(start), Some(Block::ToolUse { input, .. })) => {
+                Kind::ServerToolUse(start) => {
+                    let Some(Block::ToolUse { input, .. }) = block else {
+                        continue;
+                    };
                     let input = crate::wire::CompactJson(native_input(&input)).to_string();
                     match with_member(start.get(), "input", &input, &[]) {
                         Some(json) => json,
                         None => continue,
                     }
                 }
-                (Kind::ServerToolUse(_), _) => continue,
             };
             if let Ok(raw) = RawValue::from_string(json) {
                 native.push(raw);
