@@ -178,9 +178,9 @@ pub(super) fn guardrail_trace(trace: &RawValue) -> Option<String> {
 /// What reading a reply's blocks keeps from one block to the next: the kinds not kept, and the
 /// provider-executed calls so far, by id (a result is named after its call).
 #[derive(Debug, Default)]
-struct Reading {
+pub(super) struct Reading {
     not_kept: Vec<String>,
-    calls: Vec<(String, String)>,
+    pub(super) calls: Vec<(String, String)>,
 }
 
 /// One content block: the blocks it becomes (none for reasoning with no words to replay,
@@ -188,7 +188,7 @@ struct Reading {
 /// `server_tool_use` a provider-executed call, and a `toolResult` a `tool_result`; a block of a
 /// kind the crate does not read becomes the `[Not kept: ...]` marker, its kind added to
 /// `not_kept`.
-fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyError> {
+pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block>, ReplyError> {
     #[derive(Deserialize)]
     struct Cited {
         #[serde(default)]
@@ -389,7 +389,7 @@ pub(super) fn sources(citations: &[serde_json::Value]) -> Vec<Block> {
 /// docs/design.md#provider-executed-tools writes code execution; other `text` as it is, other `json` as compact JSON
 /// text; any other kind (an image, a document) the `[Not kept: ...]` marker, its kind added
 /// to `not_kept`.
-pub(super) fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<String>) -> String {
+fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<String>) -> String {
     const CODE_FIELDS: [&str; 3] = ["stdOut", "stdErr", "exitCode"];
     let code = |json: &str| {
         serde_json::from_str::<serde_json::Value>(json)
@@ -414,7 +414,7 @@ pub(super) fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<Strin
 
 /// The name of the tool a `toolResult` answers: its call's, else its `type` without `_result`
 /// (`nova_code_interpreter_result`), else `toolResult`.
-pub(super) fn result_name(calls: &[(String, String)], id: &str, kind: Option<&str>) -> String {
+fn result_name(calls: &[(String, String)], id: &str, kind: Option<&str>) -> String {
     calls
         .iter()
         .find(|(known, _)| known == id)

@@ -1,14 +1,12 @@
 //! Reading a streamed Converse reply (`ConverseStream`): AWS event-stream frames, from
 //! `messageStart` to `messageStop`, then `metadata`.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::error::read_exception;
-use super::reply::{read_usage, reply_of, result_item, result_name, Said, SERVER_TOOL_USE};
+use super::reply::{read_usage, reply_of, Reading, Said, SERVER_TOOL_USE};
 use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
@@ -19,19 +17,14 @@ use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Fram
 /// AWS event-stream frames (`application/vnd.amazon.eventstream`), both CRCs checked, fed the
 /// response body's bytes as they arrive.
 ///
-/// Each frame's `:event-type` says what it is: `contentBlockStart` begins a tool call
-/// (`start.toolUse`, its `toolUseId` and name; with `"type": "server_tool_use"`, a Nova
-/// built-in tool the provider runs, which owes no output) or a server tool's result
-/// (`start.toolResult`, its `toolUseId` and `status`) or a generated image (`start.image`,
-/// its `format`); `contentBlockDelta` adds to the block at its `contentBlockIndex`
-/// (`delta.text`, `delta.toolUse.input` pieces, `delta.toolResult` content items,
-/// `delta.image.source.bytes` base64 pieces, `delta.citation` citations of the text, `delta.reasoningContent` text; its
-/// `signature` and `redactedContent` are kept for the round in flight, never stored);
-/// `contentBlockStop` places a cited text's sources after it; `messageStop` ends the reply with
-/// its `stopReason`; `metadata`, which comes after it, gives the usage. The `Reply` is the one
-/// [`read_reply`](super::read_reply) gives for the same response: cited text then its
-/// `source` blocks, a server tool's call and its `tool_result`. A tool call that streams no input delta has `{}`
-/// (<https://github.com/microsoft/autogen/issues/6979>). An exception frame
+/// The events build the content blocks as the whole response carries them
+/// (`contentBlockStart` a tool call, a Nova built-in tool's call (`"type":
+/// "server_tool_use"`) or result, or a generated image; `contentBlockDelta` its text, input
+/// pieces, result items, image bytes, citations, reasoning with its `signature` or
+/// `redactedContent`), and [`read_reply`](super::read_reply)'s reader makes the [`Reply`] of
+/// them: one reader, whole or streamed. `messageStop` gives the stop reason, the `metadata`
+/// after it the usage and the guardrail's trace. A tool call that streams no input delta has
+/// `{}` (<https://github.com/microsoft/autogen/issues/6979>). An exception frame
 /// (`throttlingException`, `modelStreamErrorException`, ...) is a
 /// [`StreamError`](crate::StreamError) carrying the [`ProviderError`](crate::ProviderError),
 /// and so are a CRC that does not match, a frame cut short, and a stream that ends before
@@ -126,8 +119,8 @@ const SOURCES: usize = usize::MAX / 2;
 struct Stream {
     blocks: Blocks,
     kinds: Vec<(usize, Kind)>,
-    /// The provider-executed calls so far, by id, for their results' names.
-    server_calls: Vec<(String, String)>,
+    /// The provider-executed calls so far, for their results' names.
+    reading: Reading,
     counts: Counts,
     stop: Option<String>,
     stopped: bool,
@@ -249,22 +242,21 @@ impl Stream {
     /// Content items of the provider-executed tool's result at `index`, kept as they came; the
     /// result so far shows their text (the whole reader's, at the end).
     fn result_items(&mut self, index: usize, items: &[&RawValue]) -> Result<(), Fault> {
-        let Some(Kind::ToolResult { items: known, .. }) = kind_of(&mut self.kinds, index) else {
+        let Some(Kind::ToolResult {
+            start,
+            items: known,
+        }) = kind_of(&mut self.kinds, index)
+        else {
             // A result that never started: nothing to add it to.
             return Ok(());
         };
-        for &item in items {
-            let members: BTreeMap<String, &RawValue> =
-                serde_json::from_str(item.get()).map_err(|error| Fault::json(&error))?;
-            if let Some(Block::ToolResult { output, .. }) = self.blocks.whole_mut(index) {
-                for (kind, value) in &members {
-                    if !output.is_empty() {
-                        output.push('\n');
-                    }
-                    output.push_str(&result_item(kind, value, &mut Vec::new()));
-                }
-            }
-            known.push(item.to_owned());
+        known.extend(items.iter().map(|&item| item.to_owned()));
+        let read = tool_result(start, known).map(|json| read_block(&json, &mut self.reading));
+        if let (Some(block), Some(whole)) = (
+            read.transpose()?.and_then(|mut read| read.pop()),
+            self.blocks.whole_mut(index),
+        ) {
+            *whole = block;
         }
         Ok(())
     }
@@ -353,16 +345,10 @@ impl Stream {
                         None => continue,
                     }
                 }
-                (Kind::ToolResult { start, items, .. }, _) => {
-                    let content = items
-                        .iter()
-                        .filter_map(|item| serde_json::from_str(item.get()).ok())
-                        .collect();
-                    match with_field(start, "content", Value::Array(content)) {
-                        Some(result) => format!(r#"{{"toolResult":{result}}}"#),
-                        None => continue,
-                    }
-                }
+                (Kind::ToolResult { start, items }, _) => match tool_result(start, items) {
+                    Some(result) => result,
+                    None => continue,
+                },
                 (Kind::Image { format }, Some(Block::Image { data, .. })) => format!(
                     r#"{{"image":{{"format":{},"source":{{"bytes":{}}}}}}}"#,
                     string(format),
@@ -407,15 +393,6 @@ impl Stream {
             #[serde(rename = "type", default)]
             kind: Option<String>,
         }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct ResultStart {
-            tool_use_id: String,
-            #[serde(rename = "type", default)]
-            kind: Option<String>,
-            #[serde(default)]
-            status: Option<String>,
-        }
         let start: Start<'_> =
             serde_json::from_str(start.get()).map_err(|error| Fault::json(&error))?;
         if let Some(raw) = start.tool_use {
@@ -426,7 +403,7 @@ impl Stream {
             if tool.kind.as_deref() == Some(SERVER_TOOL_USE) {
                 // Nova's built-in tools: the provider runs the call.
                 self.blocks.provider_executed(index);
-                self.server_calls.push((tool.tool_use_id, tool.name));
+                self.reading.calls.push((tool.tool_use_id, tool.name));
                 self.kinds
                     .push((index, Kind::ServerToolUse(raw.to_owned())));
             } else {
@@ -450,30 +427,15 @@ impl Stream {
             ));
         }
         if let Some(raw) = start.tool_result {
-            let result: ResultStart =
-                serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
-            let tool_name = result_name(
-                &self.server_calls,
-                &result.tool_use_id,
-                result.kind.as_deref(),
-            );
             // Its content comes in the deltas that follow.
-            self.blocks.whole(
-                index,
-                Block::ToolResult {
-                    tool_use_id: result.tool_use_id,
-                    tool_name,
-                    output: String::new(),
-                    is_error: result.status.as_deref() == Some("error"),
-                },
-            );
-            self.kinds.push((
-                index,
-                Kind::ToolResult {
-                    start: raw.to_owned(),
-                    items: Vec::new(),
-                },
-            ));
+            let json = tool_result(raw, &[]).ok_or(Fault::Content(
+                "contentBlockStart: a toolResult must be an object".to_owned(),
+            ))?;
+            for block in read_block(&json, &mut self.reading)? {
+                self.blocks.whole(index, block);
+            }
+            let (start, items) = (raw.to_owned(), Vec::new());
+            self.kinds.push((index, Kind::ToolResult { start, items }));
         }
         Ok(())
     }
@@ -486,6 +448,22 @@ fn kind_of(kinds: &mut [(usize, Kind)], index: usize) -> Option<&mut Kind> {
         .rev()
         .find(|(known, _)| *known == index)
         .map(|(_, kind)| kind)
+}
+
+/// A server tool's result as the whole reply carries it: its start with the content items so
+/// far; `None` when the start is no object.
+fn tool_result(start: &RawValue, items: &[Box<RawValue>]) -> Option<String> {
+    let content = (items.iter())
+        .filter_map(|item| serde_json::from_str(item.get()).ok())
+        .collect();
+    let result = with_field(start, "content", Value::Array(content))?;
+    Some(format!(r#"{{"toolResult":{result}}}"#))
+}
+
+/// The blocks the whole reply's reader makes of a content block's JSON text.
+fn read_block(json: &str, reading: &mut Reading) -> Result<Vec<Block>, Fault> {
+    let at = At::body(Provider::Bedrock, json).map_err(|error| Fault::content(&error))?;
+    super::reply::read_block(&at, reading).map_err(|error| Fault::content(&error))
 }
 
 /// A start event's object with one more field, as JSON text; `None` when it is no object.
