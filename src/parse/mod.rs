@@ -24,7 +24,10 @@ use serde_json::value::RawValue;
 use crate::errors::record::{Between, RecordError as Error};
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 
+use self::keys::{BlockKey, FileKey, MessageKey};
+
 mod fast;
+mod keys;
 mod outlive;
 
 /// Reads a stored record: a JSON array of messages, or a conversation file that wraps one.
@@ -131,6 +134,8 @@ struct Trace {
     in_message: Cell<bool>,
     block: Cell<Option<usize>>,
     in_block: Cell<bool>,
+    /// Whether a message or a block has a key this version does not read.
+    unknown_keys: Cell<bool>,
 }
 
 /// At most this many characters of a stored value are quoted in an error.
@@ -298,6 +303,7 @@ impl<'de> Visitor<'de> for MessageSeed<'_> {
                     )?;
                 }
                 MessageKey::Other => {
+                    self.trace.unknown_keys.set(true);
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -364,7 +370,9 @@ impl<'de> DeserializeSeed<'de> for BlockSeed<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         self.trace.in_block.set(true);
-        Block::deserialize(deserializer)
+        deserializer.deserialize_map(BlockVisitor {
+            unknown_keys: &self.trace.unknown_keys,
+        })
     }
 }
 
@@ -704,13 +712,18 @@ fn missing<E: de::Error>(kind: BlockType, field: &'static str) -> E {
 
 impl<'de> Deserialize<'de> for Block {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(BlockVisitor)
+        deserializer.deserialize_map(BlockVisitor {
+            unknown_keys: &Cell::new(false),
+        })
     }
 }
 
-struct BlockVisitor;
+/// A block's reader; `unknown_keys` is set when the block has a key its type does not read.
+struct BlockVisitor<'t> {
+    unknown_keys: &'t Cell<bool>,
+}
 
-impl<'de> Visitor<'de> for BlockVisitor {
+impl<'de> Visitor<'de> for BlockVisitor<'_> {
     type Value = Block;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -719,12 +732,15 @@ impl<'de> Visitor<'de> for BlockVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block, A::Error> {
         let mut fields = BlockFields::default();
+        // The known keys the block has, one bit each.
+        let mut seen = 0u32;
         while let Some(key) = map.next_key::<BlockKey>()? {
             // A block of a type this version does not read keeps its fields as text.
             if matches!(fields.kind, Some(BlockType::Unknown)) && !matches!(key, BlockKey::Type) {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
+            seen |= 1 << key as u32;
             let slot = match key {
                 BlockKey::Type => {
                     let kind = match map.next_value::<Loose>()? {
@@ -767,6 +783,7 @@ impl<'de> Visitor<'de> for BlockVisitor {
                 BlockKey::Summary => &mut fields.summary,
                 BlockKey::Provider => &mut fields.provider,
                 BlockKey::Other => {
+                    self.unknown_keys.set(true);
                     map.next_value::<IgnoredAny>()?;
                     continue;
                 }
@@ -776,7 +793,16 @@ impl<'de> Visitor<'de> for BlockVisitor {
             }
             *slot = Some(map.next_value()?);
         }
-        fields.into_block()
+        let block = fields.into_block()?;
+        // A key of another type's (a text block's `id`) is one this type does not read: kept.
+        if let Some(own) = block.type_keys() {
+            let foreign = (BlockKey::ALL.iter())
+                .any(|&key| seen & (1 << key as u32) != 0 && !own.contains(&key.name()));
+            if foreign {
+                self.unknown_keys.set(true);
+            }
+        }
+        Ok(block)
     }
 }
 
@@ -813,82 +839,3 @@ fn block_type(name: &str) -> BlockType {
         _ => BlockType::Unknown,
     }
 }
-
-/// Declares an enum of the keys a reader knows, read from a JSON object key without copying
-/// it; any other key is `Other`.
-macro_rules! keys {
-    ($name:ident { $($variant:ident = $key:literal,)* }) => {
-        #[derive(Clone, Copy)]
-        enum $name {
-            $($variant,)*
-            Other,
-        }
-
-        impl $name {
-            // Only the block reader names a key in an error (a duplicate field).
-            #[allow(dead_code)]
-            fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $key,)*
-                    $name::Other => "other",
-                }
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct KeyVisitor;
-
-                impl Visitor<'_> for KeyVisitor {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str("a field name")
-                    }
-
-                    fn visit_str<E: de::Error>(self, key: &str) -> Result<$name, E> {
-                        Ok(match key {
-                            $($key => $name::$variant,)*
-                            _ => $name::Other,
-                        })
-                    }
-                }
-
-                deserializer.deserialize_identifier(KeyVisitor)
-            }
-        }
-    };
-}
-
-keys!(FileKey {
-    Version = "version",
-    Messages = "messages",
-});
-
-keys!(MessageKey {
-    Role = "role",
-    Blocks = "blocks",
-    Usage = "usage",
-    Timestamp = "timestamp",
-});
-
-keys!(BlockKey {
-    Type = "type",
-    Text = "text",
-    Id = "id",
-    Name = "name",
-    Input = "input",
-    ToolUseId = "tool_use_id",
-    ToolName = "tool_name",
-    Output = "output",
-    IsError = "is_error",
-    Reasoning = "reasoning",
-    MediaType = "media_type",
-    Data = "data",
-    ProviderExecuted = "provider_executed",
-    Url = "url",
-    Title = "title",
-    CitedText = "cited_text",
-    Summary = "summary",
-    Provider = "provider",
-});

@@ -104,3 +104,29 @@ fn a_changed_known_key_is_written_with_the_kept_keys_still_in_place() {
         "{written}"
     );
 }
+
+#[test]
+fn both_record_readers_keep_the_same_keys_this_version_does_not_read() {
+    // A key no block reads, a key of another block type (a text block's `id`, a source's
+    // `output`), none at all.
+    let cases = [
+        (NEWER_KEYS, true),
+        (
+            r#"[{"role":"user","blocks":[{"type":"text","text":"Hi","id":"x"}]}]"#,
+            true,
+        ),
+        (
+            r#"[{"role":"user","blocks":[{"type":"source","url":"u","title":"t","output":"o"}]}]"#,
+            true,
+        ),
+        (
+            r#"[{"role":"user","blocks":[{"type":"text","text":"Hi"}],"usage":null}]"#,
+            false,
+        ),
+    ];
+    for (text, kept) in cases {
+        let serde = transcript_replay::parse_record_by_serde(text).unwrap();
+        assert_eq!(serde, parse_record(text).unwrap(), "{text}");
+        assert_eq!(!serde[0].unknown.is_empty(), kept, "{text}");
+    }
+}
