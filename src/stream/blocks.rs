@@ -278,28 +278,29 @@ fn build(slot: &Slot) -> Block {
 /// The tool calls of a reply read from the content a stream built, each given its input as
 /// the stream carried it. The content carries a call whose input came cut `{}`, which is what
 /// the round in flight sends back; the stored call keeps what came, which the reply flags as
-/// incomplete, as a whole body (whose inputs are always whole) never needs.
+/// incomplete, as a whole body (whose inputs are always whole) never needs. The calls are
+/// paired in order (the content has one for each the stream began, in the same order), each
+/// pair of the same id.
 pub(crate) fn streamed_inputs(read: &mut [Block], streamed: &[Block]) {
+    let calls = |block: &Block| match block {
+        Block::ToolUse { id, input, .. } => Some((id.clone(), input.clone())),
+        Block::Text { .. }
+        | Block::ToolResult { .. }
+        | Block::Reasoning { .. }
+        | Block::Image { .. }
+        | Block::File { .. }
+        | Block::Source { .. }
+        | Block::Compaction { .. }
+        | Block::Unknown { .. } => None,
+    };
+    let mut came = streamed.iter().filter_map(calls);
     for block in read {
         if let Block::ToolUse { id, input, .. } = block {
-            let came = streamed.iter().find_map(|block| match block {
-                Block::ToolUse {
-                    id: streamed_id,
-                    input,
-                    ..
-                } if streamed_id == id => Some(input),
-                Block::ToolUse { .. }
-                | Block::Text { .. }
-                | Block::ToolResult { .. }
-                | Block::Reasoning { .. }
-                | Block::Image { .. }
-                | Block::File { .. }
-                | Block::Source { .. }
-                | Block::Compaction { .. }
-                | Block::Unknown { .. } => None,
-            });
-            if let Some(came) = came {
-                input.clone_from(came);
+            match came.next() {
+                Some((streamed_id, streamed_input)) if streamed_id == *id => {
+                    *input = streamed_input
+                }
+                Some(_) | None => {}
             }
         }
     }
