@@ -106,7 +106,10 @@ pub fn parse_record_by_serde(json: &str) -> Result<Vec<StoredMessage>, Error> {
         .and_then(|messages| reader.end().map(|()| messages))
         .map(|mut messages| {
             outlive::keep_unknown_blocks(&mended, &mut messages);
-            outlive::keep_unknown_keys(&mended, &mut messages);
+            // Keys this version does not read are kept, read again only when there are some.
+            if trace.unknown_keys.get() {
+                outlive::keep_unknown_keys(&mended, &mut messages);
+            }
             messages
         });
     read.map_err(|error| {
