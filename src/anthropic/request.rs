@@ -1,21 +1,16 @@
 //! The serializers of a Messages request: its fragment, its whole body with the prompt-cache
 //! breakpoints, and what each costs.
 
-use std::sync::Arc;
-
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::ContentBlock;
-use crate::body::Report;
-use crate::body::{self, Assembled, Turns};
+use crate::body::{self, priced_body, Assembled, Half, Turns};
 use crate::cache::Cache;
-use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
-use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -46,9 +41,7 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
-    /// What a budget withheld, when the turn had one.
-    told: Told,
-    fields: Arc<body::Fields>,
+    half: Half<'a, Element<'a>>,
     /// S and H as text blocks, each when there is one.
     system: Vec<Part<'a>>,
     /// Whether the first system block is S.
@@ -57,28 +50,16 @@ pub struct Body<'a> {
     cache: Option<Cache>,
     /// Where the history's breakpoints go, as (message, block), when asked for.
     breakpoints: Vec<(usize, usize)>,
-    tools: &'a [Tool],
-    tool_choice: Option<ToolChoice>,
     messages: Vec<Message<'a>>,
-    /// For each message, the wire message it begins with, and how many the history has.
-    starts: Vec<usize>,
-    history_len: usize,
-    rounds: Vec<Element<'a>>,
-    appended: Arc<body::Appended>,
 }
 
 impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
+        let rounds = round::elements(std::mem::take(&mut assembled.rounds), assembled.cache);
         Body {
-            told: Told::default(),
-            fields: assembled.fields,
-            tools: assembled.tools,
-            tool_choice: assembled.tool_choice,
-            starts: assembled.rendered.starts.clone(),
-            history_len: assembled.history_len,
-            rounds: round::elements(assembled.rounds, assembled.cache),
+            half: Half::new(&assembled, rounds),
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
             breakpoints: assembled.breakpoints,
@@ -89,7 +70,6 @@ impl<'a> Body<'a> {
                 .map(Part::Text)
                 .collect(),
             messages: messages_of(assembled.rendered),
-            appended: assembled.appended,
         }
     }
 }
@@ -97,7 +77,7 @@ impl<'a> Body<'a> {
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
+        body::write_fields(&mut map, &self.half.fields)?;
         self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             let marks = self.system_marks();
@@ -126,8 +106,8 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &messages,
-                rounds: &self.rounds,
-                appended: &self.appended,
+                rounds: &self.half.rounds,
+                appended: &self.half.appended,
             },
         )?;
         map.end()
@@ -137,10 +117,10 @@ impl Serialize for Body<'_> {
 impl Body<'_> {
     /// The tool declarations and choice, as their key and value.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if !self.tools.is_empty() {
-            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        if !self.half.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.half.tools))?;
         }
-        if let Some(choice) = &self.tool_choice {
+        if let Some(choice) = &self.half.tool_choice {
             map.serialize_entry("tool_choice", &tools::Choice(choice))?;
         }
         Ok(())
@@ -307,41 +287,21 @@ impl cost::sealed::Sealed for Request<'_> {
     }
 }
 
-impl Priced for Body<'_> {}
+priced_body!(Body);
 
-/// The cost of the body: the top-level fields and the tools, the system blocks, then each
-/// message, the rounds and the caller's appended messages.
-impl Report for Body<'_> {
-    fn told_mut(&mut self) -> &mut Told {
-        &mut self.told
-    }
-}
-
-impl cost::sealed::Sealed for Body<'_> {
-    fn told(&self) -> Told {
-        self.told
-    }
-
-    fn units(&self) -> Units<'_> {
-        let mut units = Units::new();
-        units.fields(&self.fields);
-        if !self.tools.is_empty() || self.tool_choice.is_some() {
-            units.tools(
-                &["tools", "tool_choice"],
-                tool_text(|map| self.write_tools(map)),
-            );
-        }
+impl Body<'_> {
+    /// The cost of the body: the top-level fields and the tools, the system blocks, then each
+    /// message, the rounds and the caller's appended messages.
+    fn units_of_body(&self) -> Units<'_> {
+        let keys: &[&str] = &["tools", "tool_choice"];
+        let tools = (self.half.has_tools()).then(|| (keys, tool_text(|map| self.write_tools(map))));
+        let mut units = self.half.head(tools);
         if !self.system.is_empty() {
             units.system_parts("system", &self.system);
         }
         units.list("messages");
-        for (message, &start) in self.messages.iter().zip(&self.starts) {
-            units.parts(Of::turn(start, self.history_len), &message.content);
-        }
-        for element in &self.rounds {
-            element.price(&mut units);
-        }
-        units.appended(&self.appended);
+        let turns = self.messages.iter().map(|message| &message.content[..]);
+        self.half.turns(&mut units, turns);
         units
     }
 }

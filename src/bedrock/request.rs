@@ -1,21 +1,17 @@
 //! The serializers of a Converse request: its fragment, its whole body with `cachePoint`
 //! blocks, and what each costs.
 
-use std::sync::Arc;
-
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
-use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
+use crate::body::{priced_body, Half};
 use crate::cache::Cache;
-use crate::cost::Told;
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
-use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -231,9 +227,7 @@ impl Serialize for SystemBlock<'_, '_> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
-    /// What a budget withheld, when the turn had one.
-    told: Told,
-    fields: Arc<body::Fields>,
+    half: Half<'a, Element<'a>>,
     /// S and H, each when there is one.
     system: Vec<Text<'a>>,
     /// Whether the first system block is S.
@@ -241,45 +235,32 @@ pub struct Body<'a> {
     cache: Option<Cache>,
     /// Where the history's cache points go, after these (message, block) positions.
     breakpoints: Vec<(usize, usize)>,
-    tools: &'a [Tool],
-    tool_choice: Option<ToolChoice>,
     messages: Vec<Message<'a>>,
-    /// For each message, the wire message it begins with, and how many the history has.
-    starts: Vec<usize>,
-    history_len: usize,
-    rounds: Vec<Element<'a>>,
-    appended: Arc<body::Appended>,
 }
 
 impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
+        let rounds = round::elements(std::mem::take(&mut assembled.rounds), assembled.cache);
         Body {
-            told: Told::default(),
-            fields: assembled.fields,
+            half: Half::new(&assembled, rounds),
             cache: assembled.cache,
             has_instructions: assembled.instructions.is_some(),
             breakpoints: assembled.breakpoints,
-            tools: assembled.tools,
-            tool_choice: assembled.tool_choice,
             system: assembled.instructions.into_iter().chain(hoisted).collect(),
-            starts: assembled.rendered.starts.clone(),
-            history_len: assembled.history_len,
             messages: messages_of(assembled.rendered),
-            rounds: round::elements(assembled.rounds, assembled.cache),
-            appended: assembled.appended,
         }
     }
 
     /// The tool declarations and choice, as `toolConfig`.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if !self.tools.is_empty() {
+        if !self.half.tools.is_empty() {
             map.serialize_entry(
                 "toolConfig",
                 &tools::Config {
-                    tools: self.tools,
-                    choice: self.tool_choice.as_ref(),
+                    tools: self.half.tools,
+                    choice: self.half.tool_choice.as_ref(),
                 },
             )?;
         }
@@ -290,7 +271,7 @@ impl<'a> Body<'a> {
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
+        body::write_fields(&mut map, &self.half.fields)?;
         self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             map.serialize_entry(
@@ -307,8 +288,8 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &messages,
-                rounds: &self.rounds,
-                appended: &self.appended,
+                rounds: &self.half.rounds,
+                appended: &self.half.appended,
             },
         )?;
         map.end()
@@ -354,38 +335,22 @@ impl cost::sealed::Sealed for Request<'_> {
     }
 }
 
-impl Priced for Body<'_> {}
+priced_body!(Body);
 
-/// The cost of the body: the top-level fields and the tools, the system blocks, then each
-/// message, the rounds and the caller's appended messages.
-impl Report for Body<'_> {
-    fn told_mut(&mut self) -> &mut Told {
-        &mut self.told
-    }
-}
-
-impl cost::sealed::Sealed for Body<'_> {
-    fn told(&self) -> Told {
-        self.told
-    }
-
-    fn units(&self) -> Units<'_> {
-        let mut units = Units::new();
-        units.fields(&self.fields);
-        if !self.tools.is_empty() {
-            units.tools(&["toolConfig"], tool_text(|map| self.write_tools(map)));
-        }
+impl Body<'_> {
+    /// The cost of the body: the top-level fields and the tools, the system blocks, then each
+    /// message, the rounds and the caller's appended messages.
+    fn units_of_body(&self) -> Units<'_> {
+        let keys: &[&str] = &["toolConfig"];
+        let tools =
+            (!self.half.tools.is_empty()).then(|| (keys, tool_text(|map| self.write_tools(map))));
+        let mut units = self.half.head(tools);
         if !self.system.is_empty() {
             units.system_texts("system", &self.system);
         }
         units.list("messages");
-        for (message, &start) in self.messages.iter().zip(&self.starts) {
-            units.parts(Of::turn(start, self.history_len), &message.content);
-        }
-        for element in &self.rounds {
-            element.price(&mut units);
-        }
-        units.appended(&self.appended);
+        let turns = self.messages.iter().map(|message| &message.content[..]);
+        self.half.turns(&mut units, turns);
         units
     }
 }

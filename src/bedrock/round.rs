@@ -195,9 +195,8 @@ impl Serialize for ContentBlock<'_, '_> {
     }
 }
 
-impl<'a> Element<'a> {
-    /// Its unit in the estimate.
-    pub(super) fn price(&'a self, units: &mut Units<'a>) {
+impl<'a> crate::body::RoundElement<'a> for Element<'a> {
+    fn price(&'a self, units: &mut Units<'a>) {
         match self {
             Element::Assistant { round, blocks } => units.raws(Of::Round(*round), blocks.clone()),
             Element::Results { round, answers, .. } => {

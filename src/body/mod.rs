@@ -7,6 +7,7 @@
 mod assemble;
 mod build;
 pub(crate) mod fields;
+mod half;
 mod reply_schema;
 mod store;
 mod summary;
@@ -30,6 +31,7 @@ use crate::tools::{Tool, ToolChoice};
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
 pub(crate) use self::build::{build, Report};
 pub(crate) use self::fields::{with_member, write_fields, Appended, Entries, Fields, Turns};
+pub(crate) use self::half::{priced_body, Half, RoundElement};
 pub use self::summary::SUMMARY_REQUEST;
 pub(crate) use crate::errors::body::BodyError;
 pub(crate) use crate::rounds::Answer;

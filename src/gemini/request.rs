@@ -1,20 +1,16 @@
 //! The serializers of a generateContent request: its fragment, its whole body, and what each
 //! costs.
 
-use std::sync::Arc;
-
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::{GeminiPart, TextPart};
-use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Told;
+use crate::body::{priced_body, Half};
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
-use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, Text};
 
 pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
@@ -46,47 +42,32 @@ pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
-    /// What a budget withheld, when the turn had one.
-    told: Told,
-    fields: Arc<body::Fields>,
-    tools: &'a [Tool],
-    tool_choice: Option<ToolChoice>,
+    half: Half<'a, Element<'a>>,
     /// S and H, each when there is one.
     system: Vec<Text<'a>>,
     contents: Vec<Content<'a>>,
-    /// For each content, the wire message it begins with, and how many the history has.
-    starts: Vec<usize>,
-    history_len: usize,
-    rounds: Vec<Element<'a>>,
-    appended: Arc<body::Appended>,
 }
 
 impl<'a> Body<'a> {
     /// The body of an assembled turn.
     pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
         let hoisted = assembled.rendered.system.take();
+        let rounds = round::elements(std::mem::take(&mut assembled.rounds));
         Body {
-            told: Told::default(),
-            fields: assembled.fields,
-            tools: assembled.tools,
-            tool_choice: assembled.tool_choice,
+            half: Half::new(&assembled, rounds),
             system: assembled.instructions.into_iter().chain(hoisted).collect(),
-            starts: assembled.rendered.starts.clone(),
-            history_len: assembled.history_len,
             contents: contents_of(assembled.rendered),
-            rounds: round::elements(assembled.rounds),
-            appended: assembled.appended,
         }
     }
 
     /// The tool declarations and config, as their key and value.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if !self.tools.is_empty() {
-            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        if !self.half.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.half.tools))?;
         }
         let config = tools::Config {
-            choice: self.tool_choice.as_ref(),
-            mixed: crate::tools::mixes_kinds(self.tools),
+            choice: self.half.tool_choice.as_ref(),
+            mixed: crate::tools::mixes_kinds(self.half.tools),
         };
         if config.any() {
             map.serialize_entry("toolConfig", &config)?;
@@ -98,7 +79,7 @@ impl<'a> Body<'a> {
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
+        body::write_fields(&mut map, &self.half.fields)?;
         self.write_tools(&mut map)?;
         if !self.system.is_empty() {
             map.serialize_entry("systemInstruction", &SystemInstruction(&self.system))?;
@@ -108,8 +89,8 @@ impl Serialize for Body<'_> {
             &Turns {
                 first: None,
                 rendered: &self.contents,
-                rounds: &self.rounds,
-                appended: &self.appended,
+                rounds: &self.half.rounds,
+                appended: &self.half.appended,
             },
         )?;
         map.end()
@@ -243,41 +224,21 @@ impl cost::sealed::Sealed for Request<'_> {
     }
 }
 
-impl Priced for Body<'_> {}
+priced_body!(Body);
 
-/// The cost of the body: the top-level fields and the tools, the system instruction, then each
-/// content, the rounds and the caller's appended contents.
-impl Report for Body<'_> {
-    fn told_mut(&mut self) -> &mut Told {
-        &mut self.told
-    }
-}
-
-impl cost::sealed::Sealed for Body<'_> {
-    fn told(&self) -> Told {
-        self.told
-    }
-
-    fn units(&self) -> Units<'_> {
-        let mut units = Units::new();
-        units.fields(&self.fields);
-        if !self.tools.is_empty() || self.tool_choice.is_some() {
-            units.tools(
-                &["tools", "toolConfig"],
-                tool_text(|map| self.write_tools(map)),
-            );
-        }
+impl Body<'_> {
+    /// The cost of the body: the top-level fields and the tools, the system instruction, then each
+    /// content, the rounds and the caller's appended contents.
+    fn units_of_body(&self) -> Units<'_> {
+        let keys: &[&str] = &["tools", "toolConfig"];
+        let tools = (self.half.has_tools()).then(|| (keys, tool_text(|map| self.write_tools(map))));
+        let mut units = self.half.head(tools);
         if !self.system.is_empty() {
             units.system_texts("systemInstruction", &self.system);
         }
         units.list("contents");
-        for (content, &start) in self.contents.iter().zip(&self.starts) {
-            units.parts(Of::turn(start, self.history_len), &content.parts);
-        }
-        for element in &self.rounds {
-            element.price(&mut units);
-        }
-        units.appended(&self.appended);
+        let turns = self.contents.iter().map(|content| &content.parts[..]);
+        self.half.turns(&mut units, turns);
         units
     }
 }

@@ -143,9 +143,8 @@ impl Serialize for Response<'_, '_> {
     }
 }
 
-impl<'a> Element<'a> {
-    /// Its unit in the estimate.
-    pub(super) fn price(&'a self, units: &mut Units<'a>) {
+impl<'a> crate::body::RoundElement<'a> for Element<'a> {
+    fn price(&'a self, units: &mut Units<'a>) {
         match self {
             Element::Model { round, parts } => units.raws(
                 Of::Round(*round),

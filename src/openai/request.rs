@@ -1,20 +1,16 @@
 //! The serializers of a Chat Completions request: its fragment, its whole body, and what
 //! each costs.
 
-use std::sync::Arc;
-
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::Message;
-use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Told;
+use crate::body::{priced_body, Half};
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
-use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Part, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -47,20 +43,11 @@ pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
+    half: Half<'a, Element<'a>>,
     /// The provider whose body this is: OpenAI, or a compatible server.
     provider: crate::Provider,
-    /// What a budget withheld, when the turn had one.
-    told: Told,
-    fields: Arc<body::Fields>,
-    tools: &'a [Tool],
-    tool_choice: Option<ToolChoice>,
     system: Option<Message<'a>>,
     messages: Vec<Message<'a>>,
-    /// For each message, the wire message it begins with, and how many the history has.
-    starts: Vec<usize>,
-    history_len: usize,
-    rounds: Vec<Element<'a>>,
-    appended: Arc<body::Appended>,
 }
 
 impl<'a> Body<'a> {
@@ -72,28 +59,25 @@ impl<'a> Body<'a> {
     ) -> Self {
         // A dialect that gathers system text: the caller's first, then the history's, as
         // one text by the join rule.
-        let system = match (assembled.instructions, assembled.rendered.system.take()) {
+        let system = match (
+            assembled.instructions.take(),
+            assembled.rendered.system.take(),
+        ) {
             (Some(mut instructions), Some(gathered)) => {
                 instructions.join(gathered);
                 Some(instructions)
             }
             (instructions, gathered) => instructions.or(gathered),
         };
+        let rounds = round::elements(std::mem::take(&mut assembled.rounds), provider, dialect);
         Body {
+            half: Half::new(&assembled, rounds),
             provider,
-            told: Told::default(),
-            fields: assembled.fields,
-            tools: assembled.tools,
-            tool_choice: assembled.tool_choice,
             system: system.map(|text| Message {
                 role: WireRole::System,
                 content: vec![Part::Text(text)],
             }),
-            starts: assembled.rendered.starts.clone(),
-            history_len: assembled.history_len,
             messages: messages_of(assembled.rendered),
-            rounds: round::elements(assembled.rounds, provider, dialect),
-            appended: assembled.appended,
         }
     }
 
@@ -105,19 +89,18 @@ impl<'a> Body<'a> {
     /// The tool declarations and choice, as their key and value, after `web_search_options`
     /// when the tools ask for web search and the caller's fields do not set it.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if tools::web_search(self.tools)
-            && !self
-                .fields
+        if tools::web_search(self.half.tools)
+            && !(self.half.fields)
                 .iter()
                 .any(|(key, _)| key == "web_search_options")
         {
             map.serialize_entry("web_search_options", &tools::Empty)?;
         }
-        let declared = tools::Tools(self.tools);
+        let declared = tools::Tools(self.half.tools);
         if declared.any() {
             map.serialize_entry("tools", &declared)?;
         }
-        if let Some(choice) = &self.tool_choice {
+        if let Some(choice) = &self.half.tool_choice {
             map.serialize_entry("tool_choice", &tools::Choice(choice))?;
         }
         Ok(())
@@ -127,15 +110,15 @@ impl<'a> Body<'a> {
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
+        body::write_fields(&mut map, &self.half.fields)?;
         self.write_tools(&mut map)?;
         map.serialize_entry(
             "messages",
             &Turns {
                 first: self.system.as_ref(),
                 rendered: &self.messages,
-                rounds: &self.rounds,
-                appended: &self.appended,
+                rounds: &self.half.rounds,
+                appended: &self.half.appended,
             },
         )?;
         map.end()
@@ -183,41 +166,21 @@ impl cost::sealed::Sealed for Request<'_> {
     }
 }
 
-impl Priced for Body<'_> {}
+priced_body!(Body);
 
-/// The cost of the body: the top-level fields and the tools, then the system message, each
-/// message, the rounds and the caller's appended messages.
-impl Report for Body<'_> {
-    fn told_mut(&mut self) -> &mut Told {
-        &mut self.told
-    }
-}
-
-impl cost::sealed::Sealed for Body<'_> {
-    fn told(&self) -> Told {
-        self.told
-    }
-
-    fn units(&self) -> Units<'_> {
-        let mut units = Units::new();
-        units.fields(&self.fields);
-        if !self.tools.is_empty() || self.tool_choice.is_some() {
-            units.tools(
-                &["web_search_options", "tools", "tool_choice"],
-                tool_text(|map| self.write_tools(map)),
-            );
-        }
+impl Body<'_> {
+    /// The cost of the body: the top-level fields and the tools, then the system message, each
+    /// message, the rounds and the caller's appended messages.
+    fn units_of_body(&self) -> Units<'_> {
+        let keys: &[&str] = &["web_search_options", "tools", "tool_choice"];
+        let tools = (self.half.has_tools()).then(|| (keys, tool_text(|map| self.write_tools(map))));
+        let mut units = self.half.head(tools);
         units.list("messages");
         if let Some(system) = &self.system {
             units.parts(Of::System, &system.content);
         }
-        for (message, &start) in self.messages.iter().zip(&self.starts) {
-            units.parts(Of::turn(start, self.history_len), &message.content);
-        }
-        for element in &self.rounds {
-            element.price(&mut units);
-        }
-        units.appended(&self.appended);
+        let turns = self.messages.iter().map(|message| &message.content[..]);
+        self.half.turns(&mut units, turns);
         units
     }
 }

@@ -291,9 +291,8 @@ impl Serialize for AssistantMessage<'_> {
     }
 }
 
-impl<'a> Element<'a> {
-    /// Its unit in the estimate.
-    pub(super) fn price(&'a self, units: &mut Units<'a>) {
+impl<'a> crate::body::RoundElement<'a> for Element<'a> {
+    fn price(&'a self, units: &mut Units<'a>) {
         match self {
             Element::Assistant { round, message } => units.raw(Of::Round(*round), message),
             Element::Tool { round, content, .. } => units.texts(Of::Round(*round), content),

@@ -1,20 +1,16 @@
 //! The serializers of a Responses request: its fragment, its whole body, and what each costs.
 
-use std::sync::Arc;
-
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
 
 use super::round::{self, Element};
 use super::tools;
 use super::wire::InputPart;
-use crate::body::Report;
 use crate::body::{self, Assembled, Turns};
-use crate::cost::Told;
+use crate::body::{priced_body, Half};
 use crate::cost::{self, tool_text, Of, Priced, Units};
 use crate::render::Rendered;
 use crate::rules::TurnRole;
-use crate::tools::{Tool, ToolChoice};
 use crate::wire::{Compaction, Part, Text, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {
@@ -228,55 +224,40 @@ impl Serialize for Parts<'_, '_> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Body<'a> {
-    /// What a budget withheld, when the turn had one.
-    told: Told,
-    fields: Arc<body::Fields>,
-    tools: &'a [Tool],
-    tool_choice: Option<ToolChoice>,
+    half: Half<'a, Element<'a>>,
     instructions: Option<Text<'a>>,
     input: Vec<Message<'a>>,
-    /// For each input message, the wire message it begins with, and how many the history has.
-    starts: Vec<usize>,
-    history_len: usize,
-    rounds: Vec<Element<'a>>,
-    appended: Arc<body::Appended>,
 }
 
 impl<'a> Body<'a> {
     /// The body of an assembled turn.
-    pub(super) fn new(assembled: Assembled<'a>) -> Self {
+    pub(super) fn new(mut assembled: Assembled<'a>) -> Self {
+        let rounds = round::elements(std::mem::take(&mut assembled.rounds));
         Body {
-            told: Told::default(),
-            fields: assembled.fields,
-            tools: assembled.tools,
-            tool_choice: assembled.tool_choice,
+            half: Half::new(&assembled, rounds),
             instructions: assembled.instructions,
-            history_len: assembled.history_len,
             input: Vec::new(),
-            starts: Vec::new(),
-            rounds: round::elements(assembled.rounds),
-            appended: assembled.appended,
         }
         .with_input(assembled.rendered)
     }
 
     fn with_input(mut self, rendered: Rendered<'a>) -> Self {
-        (self.input, self.starts) = messages_and_starts(rendered);
+        (self.input, self.half.starts) = messages_and_starts(rendered);
         self
     }
 
     /// The tool declarations and choice, as their key and value, after the `truncation` a
     /// native tool needs when the caller's fields do not set it.
     fn write_tools<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if tools::needs_truncation(self.tools)
-            && !self.fields.iter().any(|(key, _)| key == "truncation")
+        if tools::needs_truncation(self.half.tools)
+            && !self.half.fields.iter().any(|(key, _)| key == "truncation")
         {
             map.serialize_entry("truncation", "auto")?;
         }
-        if !self.tools.is_empty() {
-            map.serialize_entry("tools", &tools::Tools(self.tools))?;
+        if !self.half.tools.is_empty() {
+            map.serialize_entry("tools", &tools::Tools(self.half.tools))?;
         }
-        if let Some(choice) = &self.tool_choice {
+        if let Some(choice) = &self.half.tool_choice {
             map.serialize_entry("tool_choice", &tools::Choice(choice))?;
         }
         Ok(())
@@ -291,8 +272,8 @@ impl Body<'_> {
             &Turns {
                 first: None,
                 rendered: &self.input,
-                rounds: &self.rounds,
-                appended: &self.appended,
+                rounds: &self.half.rounds,
+                appended: &self.half.appended,
             },
         )
     }
@@ -301,7 +282,7 @@ impl Body<'_> {
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        body::write_fields(&mut map, &self.fields)?;
+        body::write_fields(&mut map, &self.half.fields)?;
         self.write_tools(&mut map)?;
         if let Some(text) = &self.instructions {
             map.serialize_entry("instructions", text)?;
@@ -325,41 +306,21 @@ impl cost::sealed::Sealed for Request<'_> {
     }
 }
 
-impl Priced for Body<'_> {}
+priced_body!(Body);
 
-/// The cost of the body: the top-level fields and the tools, the instructions, then each input
-/// message, the rounds and the caller's appended items.
-impl Report for Body<'_> {
-    fn told_mut(&mut self) -> &mut Told {
-        &mut self.told
-    }
-}
-
-impl cost::sealed::Sealed for Body<'_> {
-    fn told(&self) -> Told {
-        self.told
-    }
-
-    fn units(&self) -> Units<'_> {
-        let mut units = Units::new();
-        units.fields(&self.fields);
-        if !self.tools.is_empty() || self.tool_choice.is_some() {
-            units.tools(
-                &["truncation", "tools", "tool_choice"],
-                tool_text(|map| self.write_tools(map)),
-            );
-        }
+impl Body<'_> {
+    /// The cost of the body: the top-level fields and the tools, the instructions, then each input
+    /// message, the rounds and the caller's appended items.
+    fn units_of_body(&self) -> Units<'_> {
+        let keys: &[&str] = &["truncation", "tools", "tool_choice"];
+        let tools = (self.half.has_tools()).then(|| (keys, tool_text(|map| self.write_tools(map))));
+        let mut units = self.half.head(tools);
         if let Some(text) = &self.instructions {
             units.system_texts("instructions", std::slice::from_ref(text));
         }
         units.list("input");
-        for (message, &start) in self.input.iter().zip(&self.starts) {
-            units.parts(Of::turn(start, self.history_len), &message.content);
-        }
-        for element in &self.rounds {
-            element.price(&mut units);
-        }
-        units.appended(&self.appended);
+        let turns = self.input.iter().map(|message| &message.content[..]);
+        self.half.turns(&mut units, turns);
         units
     }
 }

@@ -410,9 +410,8 @@ impl Serialize for ContentPart<'_, '_> {
     }
 }
 
-impl<'a> Element<'a> {
-    /// Its unit in the estimate.
-    pub(super) fn price(&'a self, units: &mut Units<'a>) {
+impl<'a> crate::body::RoundElement<'a> for Element<'a> {
+    fn price(&'a self, units: &mut Units<'a>) {
         match self {
             Element::Item { round, item } => units.raw(Of::Round(*round), item),
             Element::Output { round, answer, .. } => units.answers(Of::Round(*round), answer, &[]),
