@@ -803,6 +803,21 @@ impl Serialize for ToolInput {
 }
 
 impl Block {
+    /// A tool call's id and input, or none.
+    pub(crate) fn tool_call(&self) -> Option<(&str, &ToolInput)> {
+        match self {
+            Block::ToolUse { id, input, .. } => Some((id, input)),
+            Block::Text { .. }
+            | Block::ToolResult { .. }
+            | Block::Reasoning { .. }
+            | Block::Image { .. }
+            | Block::File { .. }
+            | Block::Source { .. }
+            | Block::Compaction { .. }
+            | Block::Unknown { .. } => None,
+        }
+    }
+
     /// A text block's words, or none.
     pub(crate) fn into_text(self) -> Option<String> {
         match self {

@@ -737,17 +737,8 @@ impl Parts {
     /// The input of the call whose arguments stream, as the arguments so far make it.
     pub(super) fn streamed_input(&self) -> Option<&str> {
         let (index, _) = self.streamed.as_ref()?;
-        match self.blocks.get(*index)? {
-            Block::ToolUse { input, .. } => Some(input.as_str()),
-            Block::Text { .. }
-            | Block::ToolResult { .. }
-            | Block::Reasoning { .. }
-            | Block::Image { .. }
-            | Block::File { .. }
-            | Block::Source { .. }
-            | Block::Compaction { .. }
-            | Block::Unknown { .. } => None,
-        }
+        let (_, input) = self.blocks.get(*index)?.tool_call()?;
+        Some(input.as_str())
     }
 
     pub(super) fn push(&mut self, part: Part) -> Added<'_> {

@@ -432,17 +432,9 @@ impl Stream {
 
 /// Whether a call's block has no input.
 fn no_input(block: &Block) -> bool {
-    match block {
-        Block::ToolUse { input, .. } => input.as_str().is_empty(),
-        Block::Text { .. }
-        | Block::ToolResult { .. }
-        | Block::Reasoning { .. }
-        | Block::Image { .. }
-        | Block::File { .. }
-        | Block::Source { .. }
-        | Block::Compaction { .. }
-        | Block::Unknown { .. } => false,
-    }
+    block
+        .tool_call()
+        .is_some_and(|(_, input)| input.as_str().is_empty())
 }
 
 impl Stream {

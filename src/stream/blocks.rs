@@ -282,23 +282,12 @@ fn build(slot: &Slot) -> Block {
 /// paired in order (the content has one for each the stream began, in the same order), each
 /// pair of the same id.
 pub(crate) fn streamed_inputs(read: &mut [Block], streamed: &[Block]) {
-    let calls = |block: &Block| match block {
-        Block::ToolUse { id, input, .. } => Some((id.clone(), input.clone())),
-        Block::Text { .. }
-        | Block::ToolResult { .. }
-        | Block::Reasoning { .. }
-        | Block::Image { .. }
-        | Block::File { .. }
-        | Block::Source { .. }
-        | Block::Compaction { .. }
-        | Block::Unknown { .. } => None,
-    };
-    let mut came = streamed.iter().filter_map(calls);
+    let mut came = streamed.iter().filter_map(Block::tool_call);
     for block in read {
         if let Block::ToolUse { id, input, .. } = block {
             match came.next() {
-                Some((streamed_id, streamed_input)) if streamed_id == *id => {
-                    *input = streamed_input
+                Some((streamed_id, streamed_input)) if streamed_id == id => {
+                    streamed_input.clone_into(input);
                 }
                 Some(_) | None => {}
             }
