@@ -207,3 +207,26 @@ impl<'a> Budget<'a> {
         self.step.unwrap_or(self.tokens / 10).max(1)
     }
 }
+
+impl Budget<'static> {
+    /// The budget of a model in the catalog: its input limit where it has one, else its
+    /// context window, from which the turn leaves its own
+    /// [`max_output`](crate::Turn::max_output) for the reply ([`Budget::window`](crate::Budget::window)); images priced by
+    /// the rule of the model's family. `None` for a model the catalog does not hold.
+    ///
+    /// ```
+    /// use transcript_replay::{Budget, Priced, StoredMessage, Turn};
+    ///
+    /// let budget = Budget::for_model("claude-sonnet-4-5").unwrap();
+    /// assert_eq!(budget.tokens(), 200_000);
+    /// assert!(Budget::for_model("no-such-model").is_none());
+    /// ```
+    pub fn for_model(id: &str) -> Option<Self> {
+        let model = crate::models::find(id)?;
+        let images = model.provider().image_tokens_for(id);
+        Some(match model.input_limit {
+            Some(limit) => Budget::new(limit, images),
+            None => Budget::window(model.context_window, images),
+        })
+    }
+}

@@ -259,29 +259,6 @@ pub fn all() -> &'static [Model] {
     catalog::MODELS
 }
 
-impl crate::Budget<'static> {
-    /// The budget of a model in the catalog: its input limit where it has one, else its
-    /// context window, from which the turn leaves its own
-    /// [`max_output`](crate::Turn::max_output) for the reply ([`Budget::window`](crate::Budget::window)); images priced by
-    /// the rule of the model's family. `None` for a model the catalog does not hold.
-    ///
-    /// ```
-    /// use transcript_replay::{Budget, Priced, StoredMessage, Turn};
-    ///
-    /// let budget = Budget::for_model("claude-sonnet-4-5").unwrap();
-    /// assert_eq!(budget.tokens(), 200_000);
-    /// assert!(Budget::for_model("no-such-model").is_none());
-    /// ```
-    pub fn for_model(id: &str) -> Option<Self> {
-        let model = find(id)?;
-        let images = model.provider().image_tokens_for(id);
-        Some(match model.input_limit {
-            Some(limit) => crate::Budget::new(limit, images),
-            None => crate::Budget::window(model.context_window, images),
-        })
-    }
-}
-
 impl crate::Vision {
     /// Whether a model in the catalog views images: [`Sees`](crate::Vision::Sees) when it takes
     /// image input, else [`Blind`](crate::Vision::Blind); `None` for a model the catalog does

@@ -2,8 +2,9 @@
 //! or around a circle), no shared module imports a provider's (only `any_provider`, the
 //! dispatcher above them, does), and no source file is longer than 900 lines.
 //!
-//! A module's imports are the top-level modules its code names as `crate::name` (doc
-//! comments and line comments are not code).
+//! A module's imports are the top-level modules its code names as `crate::name`, or as
+//! `crate::Name` where the crate's root re-exports `Name` from a module (doc comments and line
+//! comments are not code).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -44,6 +45,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         first.trim_end_matches(".rs").to_owned()
     };
     let modules: BTreeSet<String> = files.iter().map(|path| module_of(path)).collect();
+    let reexported = root_reexports(&src.join("lib.rs"));
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in &files {
         let module = module_of(path);
@@ -56,6 +58,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
                     .chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
+                let name = reexported.get(&name).cloned().unwrap_or(name);
                 if name != module && modules.contains(&name) {
                     edges.insert(name);
                 }
@@ -64,6 +67,71 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     }
     graph.remove("lib");
     graph
+}
+
+/// The names the crate's root re-exports (`pub use crate::module::...;`), each with the
+/// top-level module it comes from.
+fn root_reexports(lib: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(lib).unwrap();
+    let code: String = text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut names = BTreeMap::new();
+    for (at, _) in code.match_indices("pub use crate::") {
+        let rest = &code[at + 15..];
+        let statement = &rest[..rest.find(';').unwrap()];
+        let module: String = statement
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        for word in statement.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if word.starts_with(|c: char| c.is_ascii_uppercase()) {
+                names.insert(word.to_owned(), module.clone());
+            }
+        }
+    }
+    names
+}
+
+/// The floors of the house, from the bottom up, as ARCHITECTURE.md names them.
+const FLOORS: [&[&str]; 8] = [
+    &["dialects", "provider", "stop", "json", "kept", "tokens"],
+    &[
+        "record",
+        "parse",
+        "conversation_file",
+        "compaction",
+        "errors",
+    ],
+    &["image", "signature", "marker", "file", "wire", "replay"],
+    &["rules", "native_images", "render"],
+    &[
+        "reply", "stream", "tools", "params", "rounds", "cache", "models", "cost", "fit", "body",
+        "request",
+    ],
+    &["surface"],
+    &PROVIDERS,
+    &["any_provider"],
+];
+
+#[test]
+fn every_module_imports_only_from_its_floor_or_those_below() {
+    let floor = |module: &str| FLOORS.iter().position(|floor| floor.contains(&module));
+    let mut up = Vec::new();
+    for (module, edges) in graph() {
+        let Some(at) = floor(&module) else {
+            up.push(format!("{module} is on no floor"));
+            continue;
+        };
+        for edge in edges {
+            if floor(&edge).is_none_or(|to| to > at) {
+                up.push(format!("{module} -> {edge}"));
+            }
+        }
+    }
+    assert!(up.is_empty(), "{up:#?}");
 }
 
 #[test]
