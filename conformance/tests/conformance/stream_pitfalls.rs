@@ -380,6 +380,26 @@ fn a_tool_input_cut_by_max_tokens_keeps_its_text_and_is_flagged() {
 }
 
 #[test]
+fn a_bedrock_tool_input_cut_by_max_tokens_keeps_its_text_and_is_flagged() {
+    let bytes = [
+        streams::event("messageStart", &json!({"role": "assistant"})),
+        streams::event("contentBlockStart", &json!({"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "tooluse_1", "name": "write"}}})),
+        streams::event("contentBlockDelta", &json!({"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{\"path\": \"a.rs\", \"text\": \"fn ma"}}})),
+        streams::event("messageStop", &json!({"stopReason": "max_tokens"})),
+    ]
+    .concat();
+    let (_, reply) = read(Provider::Bedrock, &bytes);
+    assert_eq!(reply.stop, StopReason::MaxTokens);
+    assert_eq!(reply.incomplete_calls(), ["tooluse_1"]);
+    let Block::ToolUse { input, .. } = &reply.message.blocks[0] else {
+        panic!("a call")
+    };
+    assert_eq!(input.as_str(), r#"{"path": "a.rs", "text": "fn ma"#);
+    // What goes back natively is an input Bedrock takes.
+    assert!(reply.native().all(|item| !item.contains("fn ma")));
+}
+
+#[test]
 fn no_empty_text_block_is_ever_stored() {
     let bytes = anthropic(&[
         json!({"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 3}}}),
