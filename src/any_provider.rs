@@ -11,15 +11,15 @@ use crate::body::{BodyError, Turn};
 use crate::cost::{self, family_of, ImageTokens, Priced, Units};
 use std::str::FromStr;
 
+use crate::body::request::Request;
 use crate::dialects::Dialect;
 use crate::errors::failure::{Failure, Header};
 use crate::errors::provider::ProviderError;
 use crate::errors::UnknownProvider;
 use crate::fit::Budget;
 use crate::provider::Provider;
+use crate::render::rules::ImageLimits;
 use crate::reply::{Reply, ReplyError};
-use crate::request::Request;
-use crate::rules::ImageLimits;
 use crate::stream::StreamReader;
 use crate::surface::Surface;
 use crate::{anthropic, bedrock, gemini, openai, openai_responses};
@@ -471,7 +471,7 @@ impl Provider {
             | Provider::Anthropic
             | Provider::Gemini
             | Provider::Bedrock
-            | Provider::Compatible(_) => Err(crate::params::Params::not_taken(
+            | Provider::Compatible(_) => Err(crate::turn::params::Params::not_taken(
                 self,
                 "compact request",
                 "no compact request (summarize with a summary request instead)",

@@ -145,32 +145,23 @@ pub mod wire;
 
 mod any_provider;
 mod body;
-mod cache;
 mod compaction;
 mod conversation_file;
-mod file;
 mod fit;
-mod image;
 mod json;
 mod kept;
-mod marker;
-mod native_images;
-mod params;
+mod media;
 mod parse;
 mod provider;
 mod record;
 mod render;
 mod replay;
 mod reply;
-mod request;
-mod rounds;
-mod rules;
-mod signature;
 mod stop;
 mod stream;
 mod surface;
 mod tokens;
-mod tools;
+mod turn;
 
 // The record.
 pub use crate::conversation_file::{write_record, ConversationFile};
@@ -182,18 +173,18 @@ pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE
 pub use crate::wire::WireMessage;
 // A provider, a turn and its body.
 pub use crate::any_provider::AnyBody;
+pub use crate::body::request::{Auth, Request};
 pub use crate::body::{Turn, SUMMARY_REQUEST};
-pub use crate::cache::Cache;
 pub use crate::cost::Priced;
 pub use crate::dialects::Dialect;
-pub use crate::file::ToolFile;
 pub use crate::fit::Budget;
-pub use crate::params::{Compaction, Reasoning};
+pub use crate::media::file::ToolFile;
 pub use crate::provider::Provider;
-pub use crate::request::{Auth, Request};
-pub use crate::rounds::{ToolImage, ToolOutput};
-pub use crate::rules::ImageLimits;
-pub use crate::tools::{Tool, ToolChoice};
+pub use crate::render::rules::ImageLimits;
+pub use crate::turn::cache::Cache;
+pub use crate::turn::params::{Compaction, Reasoning};
+pub use crate::turn::rounds::{ToolImage, ToolOutput};
+pub use crate::turn::tools::{Tool, ToolChoice};
 // The reply.
 pub use crate::reply::{metadata, Call, Metadata, Reply, SafetyCheck, MADE_ID_PREFIX};
 pub use crate::stop::StopReason;

@@ -94,10 +94,10 @@
 //! repository's `BENCHMARKS.md`.
 
 use crate::compaction::{self, Form};
-use crate::file::is_media_type;
-use crate::file::File;
-use crate::image::{is_image_media_type, is_valid_base64};
-use crate::marker::Reason;
+use crate::media::file::is_media_type;
+use crate::media::file::File;
+use crate::media::image::{is_image_media_type, is_valid_base64};
+use crate::media::marker::Reason;
 use crate::record::{Block, Role, StoredMessage, ToolInput};
 use crate::wire::{
     CompactJson, Compaction, Content, Image, Part, Piece, Text, WireMessage, WireRole,

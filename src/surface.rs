@@ -7,16 +7,16 @@
 //! A new provider is its folder, one variant of [`Provider`] and one arm of the dispatcher;
 //! `ARCHITECTURE.md` has the checklist.
 
+use crate::body::request::Auth;
 use crate::cost::ImageTokens;
 use crate::errors::body::BodyError;
 use crate::errors::provider::ProviderError;
-use crate::params::{Field, Params};
 use crate::provider::Provider;
+use crate::render::rules::{CacheCounting, ImageLimits};
 use crate::reply::{Reply, ReplyError};
-use crate::request::Auth;
-use crate::rules::{CacheCounting, ImageLimits};
 use crate::stream::StreamReader;
-use crate::tools::Tool;
+use crate::turn::params::{Field, Params};
+use crate::turn::tools::Tool;
 
 /// One provider's own facts and readers, stated once in its folder.
 pub(crate) struct Surface {

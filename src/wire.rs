@@ -24,17 +24,17 @@
 //! serialized, and never before.
 
 pub use crate::compaction::Compaction;
-pub use crate::file::File;
 pub use crate::json::CompactJson;
-pub use crate::marker::{Reason, TextOnlyOutput};
-pub use crate::signature::ImageFormat;
+pub use crate::media::file::File;
+pub use crate::media::marker::{Reason, TextOnlyOutput};
+pub use crate::media::signature::ImageFormat;
 
 use std::fmt;
 use std::mem;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::marker::{ShownMediaType, WITHHELD};
+use crate::media::marker::{ShownMediaType, WITHHELD};
 
 /// One message on the wire: a role and its content, borrowed from the stored record.
 ///

@@ -24,12 +24,12 @@ thrown out. A small flag in the redirect would do, I think, but you know the cod
 ";
 
 /// The code the check reads, which the fit never sees: [`CODE`], and two of the crate's own
-/// sources that the training texts leave out (`src/render.rs`, `src/native_images.rs`).
+/// sources that the training texts leave out (`src/render/mod.rs`, `src/render/native_images.rs`).
 pub fn checked_code() -> String {
     format!(
         "{CODE}{}{}",
-        include_str!("../../src/render.rs"),
-        include_str!("../../src/native_images.rs")
+        include_str!("../../src/render/mod.rs"),
+        include_str!("../../src/render/native_images.rs")
     )
 }
 

@@ -4,7 +4,7 @@
 //! the README reports are measured on text the fit never saw.
 //!
 //! Every kind the check has, from other sources: prose from the doc comments of this crate,
-//! code from its sources (not `src/render.rs` or `src/native_images.rs`, which the check reads), JSON from the other
+//! code from its sources (not `src/render/mod.rs` or `src/render/native_images.rs`, which the check reads), JSON from the other
 //! providers' specs (not Gemini's), logs of other shapes, CJK text including Korean, emoji
 //! with and without words, and noise as base64, hexadecimal digests and UUIDs.
 //! Deterministic: the same texts, so the same weights, for the same sources.
@@ -130,9 +130,9 @@ const SOURCES: [&str; 29] = [
     include_str!("../../src/parse/mod.rs"),
     include_str!("../../src/record.rs"),
     include_str!("../../src/replay.rs"),
-    include_str!("../../src/signature.rs"),
+    include_str!("../../src/media/signature.rs"),
     include_str!("../../src/wire.rs"),
-    include_str!("../../src/marker.rs"),
+    include_str!("../../src/media/marker.rs"),
     include_str!("../specs/trim.py"),
 ];
 

@@ -94,14 +94,14 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request, Role};
 pub use self::stream::stream;
 
+use crate::body::request::Auth;
 use crate::body::{BodyError, Turn};
 use crate::cost::CLAUDE;
 use crate::provider::Provider;
 use crate::render;
-use crate::request::Auth;
-use crate::rules::CacheCounting;
-use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
+use crate::render::rules::CacheCounting;
+use crate::render::rules::NameRule;
+use crate::render::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -171,7 +171,7 @@ pub(crate) static RULES: Rules = Rules {
     // ... in the assistant message", https://platform.claude.com/docs/en/build-with-claude/compaction);
     // one stored in a user or system message goes there as its summary's prose. Its payload is
     // an opaque string: any is its own.
-    reads_compaction: Some(crate::rules::NativeCompaction {
+    reads_compaction: Some(crate::render::rules::NativeCompaction {
         in_role: |role| match role {
             crate::Role::Assistant => true,
             crate::Role::System | crate::Role::User | crate::Role::Tool => false,

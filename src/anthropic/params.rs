@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Json, Params, Reasoning};
 use crate::provider::Provider;
-use crate::rules::{Pair, Param};
+use crate::render::rules::{Pair, Param};
+use crate::turn::params::{Field, Json, Params, Reasoning};
 
 /// What Claude's thinking is rejected beside (Anthropic's API, and Claude through Bedrock):
 /// "Thinking isn't compatible with temperature or top_k modifications as well as forced tool
@@ -34,7 +34,7 @@ pub(crate) const PAIRS: [Pair; 2] = [
 /// its trigger in input tokens, the caller's instructions, whether to pause after it
 /// (<https://platform.claude.com/docs/en/build-with-claude/compaction>; beta
 /// `compact-2026-01-12`, whose header the request carries).
-fn context_management(compaction: &crate::params::Compaction) -> serde_json::Value {
+fn context_management(compaction: &crate::turn::params::Compaction) -> serde_json::Value {
     let mut edit = serde_json::Map::new();
     edit.insert("type".into(), json!("compact_20260112"));
     edit.insert(

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::marker;
+use crate::media::marker;
 use crate::provider::Provider;
 use crate::record::Block;
 use crate::reply::metadata::{Container, ModelHop, StopDetails};

@@ -7,10 +7,10 @@ use super::round::{self, Element};
 use super::tools;
 use super::wire::ContentBlock;
 use crate::body::{self, priced_body, Assembled, Half, Turns};
-use crate::cache::Cache;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::render::rules::TurnRole;
 use crate::render::Rendered;
-use crate::rules::TurnRole;
+use crate::turn::cache::Cache;
 use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {

@@ -207,7 +207,7 @@ impl Stream {
             // The request answered by another model: metadata, no block.
             "fallback" => Kind::Kept(block.to_owned()),
             other => {
-                let marker = crate::marker::not_kept(Provider::Anthropic, other);
+                let marker = crate::media::marker::not_kept(Provider::Anthropic, other);
                 self.blocks.text(index, &marker, deltas);
                 Kind::Kept(block.to_owned())
             }

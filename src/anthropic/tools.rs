@@ -4,7 +4,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::tools::{Form, Server, Tool, ToolChoice};
+use crate::turn::tools::{Form, Server, Tool, ToolChoice};
 
 /// `[{"name", "description", "input_schema", "strict"}]` for a function, `{"type":
 /// "web_search_20250305", "name": "web_search"}` and `{"type": "code_execution_20250825",

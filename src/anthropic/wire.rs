@@ -1,7 +1,7 @@
 //! The provider's wire shapes: the messages, parts and blocks its requests are made of, as a leaf
 //! the request and the round both write with.
 
-use crate::cache::Cache;
+use crate::turn::cache::Cache;
 use crate::wire::Part;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
@@ -45,7 +45,7 @@ impl Serialize for ContentBlock<'_, '_> {
             }
             Part::File(file) => {
                 block.serialize_field("type", "document")?;
-                match crate::file::lowercase(file.media_type()).as_ref() {
+                match crate::media::file::lowercase(file.media_type()).as_ref() {
                     "application/pdf" => block.serialize_field(
                         "source",
                         &Base64Source {
@@ -61,7 +61,9 @@ impl Serialize for ContentBlock<'_, '_> {
                         &TextSource {
                             kind: "text",
                             media_type: "text/plain",
-                            data: String::from_utf8_lossy(&crate::file::decode_base64(file.data())),
+                            data: String::from_utf8_lossy(&crate::media::file::decode_base64(
+                                file.data(),
+                            )),
                         },
                     )?,
                 }

@@ -105,14 +105,14 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request, Role};
 pub use self::stream::stream;
 
+use crate::body::request::Auth;
 use crate::body::{BodyError, Turn};
 use crate::cost::CLAUDE;
 use crate::provider::Provider;
 use crate::render;
-use crate::request::Auth;
-use crate::rules::CacheCounting;
-use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, ServerTools, TurnRole};
+use crate::render::rules::CacheCounting;
+use crate::render::rules::NameRule;
+use crate::render::rules::{FileRules, ImageLimits, Rules, ServerTools, TurnRole};
 use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -254,7 +254,7 @@ pub const FILE_TYPES_AND_FORMATS: [(&str, &str); 18] = [
 /// Whether a file of this media type goes as a `video` or a `document` block, and its
 /// `format`; `None` for a media type Bedrock does not take.
 pub(crate) fn file_format(media_type: &str) -> Option<(&'static str, &'static str)> {
-    let lowercase = crate::file::lowercase(media_type);
+    let lowercase = crate::media::file::lowercase(media_type);
     FILE_TYPES_AND_FORMATS
         .iter()
         .find(|(known, _)| *known == lowercase.as_ref())

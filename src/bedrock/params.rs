@@ -5,8 +5,8 @@ use serde_json::json;
 
 use crate::anthropic::thinking_checks;
 use crate::body::BodyError;
-use crate::params::{Field, Params};
 use crate::provider::Provider;
+use crate::turn::params::{Field, Params};
 
 /// The parameters as Converse's fields: `inferenceConfig` (`maxTokens`, `temperature`,
 /// `stopSequences`), then Claude's extended thinking through Converse as

@@ -311,7 +311,7 @@ pub(super) fn read_block(at: &At<'_>, reading: &mut Reading) -> Result<Vec<Block
         }
         other => {
             reading.not_kept.push(other.to_owned());
-            Ok(vec![Block::text(crate::marker::not_kept(
+            Ok(vec![Block::text(crate::media::marker::not_kept(
                 Provider::Bedrock,
                 other,
             ))])
@@ -407,7 +407,7 @@ fn result_item(kind: &str, value: &RawValue, not_kept: &mut Vec<String>) -> Stri
         }
         other => {
             not_kept.push(other.to_owned());
-            crate::marker::not_kept(Provider::Bedrock, other)
+            crate::media::marker::not_kept(Provider::Bedrock, other)
         }
     }
 }

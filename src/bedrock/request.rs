@@ -8,10 +8,10 @@ use super::tools;
 use super::wire::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
 use crate::body::{self, Assembled, Turns};
 use crate::body::{priced_body, Half};
-use crate::cache::Cache;
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::render::rules::TurnRole;
 use crate::render::Rendered;
-use crate::rules::TurnRole;
+use crate::turn::cache::Cache;
 use crate::wire::{Part, Text};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {

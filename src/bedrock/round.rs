@@ -7,9 +7,9 @@ use serde_json::value::RawValue;
 
 use super::wire::{CachePoint, DocumentBlock, ImageBlock, VideoBlock};
 use crate::body::{Answer, AssembledRound};
-use crate::cache::Cache;
 use crate::cost::{Of, Units};
-use crate::file::File;
+use crate::media::file::File;
+use crate::turn::cache::Cache;
 use crate::wire::{is_blank_char, Image, Piece, Text};
 
 /// One message of a round.

@@ -13,7 +13,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::tools::{Form, Function, Tool, ToolChoice};
+use crate::turn::tools::{Form, Function, Tool, ToolChoice};
 
 /// `{"tools": [{"toolSpec": {"name", "description", "inputSchema": {"json"}, "strict"}}],
 /// "toolChoice"}`: `description` left out when empty (the service model's `NonEmptyString`),

@@ -1,8 +1,8 @@
 //! The provider's wire shapes: the messages, parts and blocks its requests are made of, as a leaf
 //! the request and the round both write with.
 
-use crate::cache::Cache;
-use crate::file::File;
+use crate::media::file::File;
+use crate::turn::cache::Cache;
 use crate::wire::Image;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 

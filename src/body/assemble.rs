@@ -9,21 +9,21 @@ use serde_json::value::RawValue;
 
 use super::fields::{Appended, Fields};
 use super::Turn;
-use crate::cache::{self, Cache};
 use crate::compaction::Sent;
 use crate::errors::body::{BodyError, Kind};
-use crate::file::File;
 use crate::fit::Plan;
-use crate::marker::Reason;
-use crate::native_images::Verdicts;
+use crate::media::file::File;
+use crate::media::marker::Reason;
 use crate::record::Block;
+use crate::render::native_images::Verdicts;
+use crate::render::rules::{ImageLimits, Rules, TurnRole};
 use crate::render::{self, Rendered};
 use crate::replay::{replaced_marker, replay_withholding, unseen, unseen_file, REPLAY_PREAMBLE};
 use crate::reply::Reply;
-use crate::rounds;
-use crate::rounds::{Answer, Answered};
-use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::tools::{self, Tool, ToolChoice};
+use crate::turn::cache::{self, Cache};
+use crate::turn::rounds;
+use crate::turn::rounds::{Answer, Answered};
+use crate::turn::tools::{self, Tool, ToolChoice};
 use crate::wire::{is_blank_char, Image, Part, Piece, Text, WireMessage, WireRole};
 
 /// A whole request, assembled for one provider: what its serializer writes.
@@ -152,7 +152,7 @@ fn check<'a>(turn: &'a Turn<'_>, rules: &Rules) -> Result<Checked<'a>, BodyError
         }));
     }
     // The neutral parameters, as the provider names them, before the caller's fields.
-    let fields = match turn.params == crate::params::Params::default() {
+    let fields = match turn.params == crate::turn::params::Params::default() {
         true => Arc::clone(&turn.fields),
         false => Arc::new(turn.params.merged(provider, &turn.fields)?),
     };
@@ -160,7 +160,7 @@ fn check<'a>(turn: &'a Turn<'_>, rules: &Rules) -> Result<Checked<'a>, BodyError
         return Err(BodyError::new(Kind::PrefillNotTaken(provider)));
     }
     tools::check(turn.tools, turn.tool_choice.as_ref(), rules)?;
-    crate::params::together(&turn.params, turn.tool_choice.as_ref(), &turn.fields, rules)?;
+    crate::turn::params::together(&turn.params, turn.tool_choice.as_ref(), &turn.fields, rules)?;
     if !turn.tools.is_empty() {
         refuse_reserved(&turn.fields, rules.tool_keys, rules)?;
     }

@@ -6,8 +6,8 @@ use crate::cost::{count_text, estimate_counted, Estimate, Of, Priced};
 use crate::cost::{Anchored, Withheld};
 use crate::fit::{cost_alone, Plan, RoundOutput, FLOOR};
 use crate::record::{Block, Role};
-use crate::rounds;
-use crate::rules::{ImageLimits, Rules};
+use crate::render::rules::{ImageLimits, Rules};
+use crate::turn::rounds;
 use crate::wire::Piece;
 
 /// A body that can say what its budget withheld.

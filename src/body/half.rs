@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::body::{Appended, Assembled, Fields};
 use crate::cost::{Of, Told, Units};
-use crate::tools::{Tool, ToolChoice};
+use crate::turn::tools::{Tool, ToolChoice};
 use crate::wire::Part;
 
 /// A body's shared half; `E` is the provider's element of a round in flight.

@@ -9,6 +9,7 @@ mod build;
 pub(crate) mod fields;
 mod half;
 mod reply_schema;
+pub(crate) mod request;
 mod store;
 mod summary;
 
@@ -17,16 +18,16 @@ use std::sync::Arc;
 
 use serde::ser::Serialize;
 
-use crate::cache::Cache;
 use crate::compaction::{self, Sent};
 use crate::fit::Budget;
-use crate::params::{Params, Reasoning};
 use crate::record::StoredMessage;
+use crate::render::rules::{ImageLimits, Rules};
 use crate::replay::Vision;
 use crate::reply::Reply;
-use crate::rounds::{Round, ToolOutput};
-use crate::rules::{ImageLimits, Rules};
-use crate::tools::{Tool, ToolChoice};
+use crate::turn::cache::Cache;
+use crate::turn::params::{Params, Reasoning};
+use crate::turn::rounds::{Round, ToolOutput};
+use crate::turn::tools::{Tool, ToolChoice};
 
 pub(crate) use self::assemble::{assemble, Assembled, AssembledRound};
 pub(crate) use self::build::{build, Report};
@@ -34,7 +35,7 @@ pub(crate) use self::fields::{with_member, write_fields, Appended, Entries, Fiel
 pub(crate) use self::half::{priced_body, Half, RoundElement};
 pub use self::summary::SUMMARY_REQUEST;
 pub(crate) use crate::errors::body::BodyError;
-pub(crate) use crate::rounds::Answer;
+pub(crate) use crate::turn::rounds::Answer;
 
 use self::fields::read_fields;
 pub(crate) use crate::errors::body::Kind;
@@ -346,7 +347,7 @@ impl<'a> Turn<'a> {
     /// # Ok::<(), transcript_replay::BodyError>(())
     /// ```
     #[must_use]
-    pub fn compaction(mut self, compaction: crate::params::Compaction) -> Self {
+    pub fn compaction(mut self, compaction: crate::turn::params::Compaction) -> Self {
         self.params.compaction = Some(compaction);
         self
     }

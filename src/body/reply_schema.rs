@@ -2,7 +2,7 @@
 //! provider's form of it is in its folder's `params.rs`.
 
 use super::Turn;
-use crate::params::ReplySchema;
+use crate::turn::params::ReplySchema;
 
 impl Turn<'_> {
     /// Asks for the reply as JSON in this schema (structured output), written as each

@@ -4,7 +4,7 @@
 use super::{BodyError, Turn};
 use crate::record::StoredMessage;
 use crate::reply::Reply;
-use crate::rounds;
+use crate::turn::rounds;
 
 impl Turn<'_> {
     /// The one stored message the turn becomes, once `last` (the reply that called no more

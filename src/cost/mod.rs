@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::signature;
+use crate::media::signature;
 use crate::wire::{Image, Part};
 
 pub(crate) use self::forecast::CacheRule;
@@ -244,7 +244,7 @@ pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
         .filter(|byte| *byte == b'=')
         .count();
     let size = (data.len() / 4 * 3).saturating_sub(padding) as u64;
-    let media_type = crate::file::lowercase(media_type);
+    let media_type = crate::media::file::lowercase(media_type);
     let (kind, subtype) = media_type.split_once('/').unwrap_or((&media_type, ""));
     let tokens = match (kind, subtype) {
         ("application", "pdf") => {
@@ -253,17 +253,17 @@ pub fn file_tokens(rule: &ImageTokens, media_type: &str, data: &str) -> u64 {
                 family if family.starts_with("gemini") => 258,
                 _ => 3_000,
             };
-            (crate::file::pdf_pages_of(data) as u64).saturating_mul(per_page)
+            (crate::media::file::pdf_pages_of(data) as u64).saturating_mul(per_page)
         }
         ("audio", _) => {
             // A WAV's header chunks come first: its first 3 kB say its duration.
-            let head = crate::file::decode_base64(data.get(..4096).unwrap_or(data));
-            let seconds = crate::file::wav_seconds(&head).unwrap_or(size.div_ceil(16_000));
+            let head = crate::media::file::decode_base64(data.get(..4096).unwrap_or(data));
+            let seconds = crate::media::file::wav_seconds(&head).unwrap_or(size.div_ceil(16_000));
             seconds.saturating_mul(32)
         }
         ("video", _) => size.div_ceil(125_000).saturating_mul(263),
         ("text", _) | ("application", "json" | "xml" | "x-javascript" | "x-python") => {
-            let bytes = crate::file::decode_base64(data);
+            let bytes = crate::media::file::decode_base64(data);
             TextCount::Default.count(&String::from_utf8_lossy(&bytes)) as u64
         }
         _ => size,

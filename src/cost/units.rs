@@ -5,7 +5,7 @@
 use serde_json::value::RawValue;
 
 use super::Of;
-use crate::rounds::Answer;
+use crate::turn::rounds::Answer;
 use crate::wire::{Part, Text};
 
 /// One message-sized unit of a body, as [`Priced`] walks it: what it is and what it carries.

@@ -17,9 +17,9 @@
 use super::Budget;
 use crate::cost::Withheld;
 use crate::cost::{count_text, file_tokens, image_cost};
-use crate::marker::Reason;
-use crate::native_images::stepped;
+use crate::media::marker::Reason;
 use crate::record::{Block, StoredMessage};
+use crate::render::native_images::stepped;
 use crate::replay::{input_bytes, replay_message, unseen, unseen_file, Vision};
 use crate::wire::{Part, Piece};
 

@@ -95,14 +95,14 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Content, Request, Role};
 pub use self::stream::stream;
 
+use crate::body::request::Auth;
 use crate::body::{BodyError, Turn};
 use crate::cost::GEMINI_2;
 use crate::provider::Provider;
 use crate::render;
-use crate::request::Auth;
-use crate::rules::CacheCounting;
-use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
+use crate::render::rules::CacheCounting;
+use crate::render::rules::NameRule;
+use crate::render::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{path_segment, RequestShape, Surface};
 use crate::wire::WireMessage;
 

@@ -3,8 +3,8 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Json, Params};
 use crate::provider::Provider;
+use crate::turn::params::{Field, Json, Params};
 
 /// Stop sequences Gemini takes: "The set of character sequences (up to 5) that will stop
 /// output generation" (the spec's `GenerationConfig.stopSequences`;

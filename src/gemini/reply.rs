@@ -779,11 +779,12 @@ impl Parts {
             }
             // What the model made: an image as an image, anything else (audio) as a file.
             Part::Image { media_type, data } => {
-                self.blocks
-                    .push(match crate::image::is_image_media_type(&media_type) {
+                self.blocks.push(
+                    match crate::media::image::is_image_media_type(&media_type) {
                         true => Block::image(media_type, data),
                         false => Block::file(media_type, data),
-                    });
+                    },
+                );
                 Added::Other
             }
             Part::Empty => {
@@ -854,7 +855,7 @@ impl Parts {
 
     /// A part the crate does not read: the `[Not kept: ...]` marker, which no text joins.
     fn push_other(&mut self, kind: String) -> Added<'_> {
-        self.blocks.push(Block::text(crate::marker::not_kept(
+        self.blocks.push(Block::text(crate::media::marker::not_kept(
             Provider::Gemini,
             &kind,
         )));

@@ -9,8 +9,8 @@ use super::wire::{GeminiPart, TextPart};
 use crate::body::{self, Assembled, Turns};
 use crate::body::{priced_body, Half};
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::render::rules::TurnRole;
 use crate::render::Rendered;
-use crate::rules::TurnRole;
 use crate::wire::{Part, Text};
 
 pub(super) fn contents_of(rendered: Rendered<'_>) -> Vec<Content<'_>> {
@@ -67,7 +67,7 @@ impl<'a> Body<'a> {
         }
         let config = tools::Config {
             choice: self.half.tool_choice.as_ref(),
-            mixed: crate::tools::mixes_kinds(self.half.tools),
+            mixed: crate::turn::tools::mixes_kinds(self.half.tools),
         };
         if config.any() {
             map.serialize_entry("toolConfig", &config)?;

@@ -5,7 +5,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::errors::body::{BodyError, Kind};
-use crate::tools::{self, Form, Function, Server, Tool, ToolChoice};
+use crate::turn::tools::{self, Form, Function, Server, Tool, ToolChoice};
 
 /// `[{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}, ...]`: one
 /// entry holding every function declaration, first, then one entry for each server or native

@@ -26,7 +26,7 @@ impl Serialize for GeminiPart<'_, '_> {
             Part::File(file) => {
                 let mut part = serializer.serialize_struct("Part", 1)?;
                 // In lowercase, as Gemini's list spells it.
-                let media_type = crate::file::lowercase(file.media_type());
+                let media_type = crate::media::file::lowercase(file.media_type());
                 part.serialize_field(
                     "inlineData",
                     &Blob {

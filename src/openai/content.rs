@@ -284,7 +284,7 @@ fn held_back(pending: &str, close: &str) -> usize {
 /// which has none: 16-bit little-endian samples at 24 kHz, one channel
 /// (<https://platform.openai.com/docs/guides/audio>), written `audio/pcm`.
 pub(super) fn audio_media_type(data: &str) -> &'static str {
-    let head = crate::file::decode_base64(data.get(..16).unwrap_or(data));
+    let head = crate::media::file::decode_base64(data.get(..16).unwrap_or(data));
     let starts = |signature: &[u8]| head.starts_with(signature);
     if starts(b"RIFF") && head.get(8..12) == Some(b"WAVE".as_slice()) {
         "audio/wav"
@@ -337,7 +337,7 @@ pub(super) fn generated_images(
                 Some((media_type, data)) => Block::image(media_type, data),
                 None => {
                     not_kept.push("image_url".to_owned());
-                    Block::text(crate::marker::not_kept(provider, "image_url"))
+                    Block::text(crate::media::marker::not_kept(provider, "image_url"))
                 }
             }
         })

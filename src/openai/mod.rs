@@ -102,14 +102,14 @@ pub(crate) use self::stream::stream_of;
 pub use self::wire::Message;
 pub use crate::dialects::{Dialect, Roles, RoundReasoning, SystemText, ToolImages};
 
+use crate::body::request::Auth;
 use crate::body::{BodyError, Turn};
 use crate::cost::GPT_4O;
 use crate::provider::Provider;
 use crate::render;
-use crate::request::Auth;
-use crate::rules::CacheCounting;
-use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
+use crate::render::rules::CacheCounting;
+use crate::render::rules::NameRule;
+use crate::render::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 

@@ -5,9 +5,9 @@ use serde_json::json;
 
 use crate::body::BodyError;
 use crate::dialects::ReasoningParam;
-use crate::params::{Field, Json, Params, Reasoning};
 use crate::provider::Provider;
-use crate::rules::{Pair, Param};
+use crate::render::rules::{Pair, Param};
+use crate::turn::params::{Field, Json, Params, Reasoning};
 
 /// What OpenAI's reasoning models reject beside a reasoning effort, in Chat and in Responses:
 /// a temperature other than 1 ("Unsupported value: 'temperature' does not support 0.1 with

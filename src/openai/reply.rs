@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::content::{self, Split, ThinkSplit};
-use crate::marker;
+use crate::media::marker;
 use crate::provider::Provider;
 use crate::record::{Block, ToolInput};
 use crate::reply::{At, Counts, Metadata, Reply, ReplyError};

@@ -9,8 +9,8 @@ use super::wire::Message;
 use crate::body::{self, Assembled, Turns};
 use crate::body::{priced_body, Half};
 use crate::cost::{self, tool_text, Of, Priced, Units};
+use crate::render::rules::TurnRole;
 use crate::render::Rendered;
-use crate::rules::TurnRole;
 use crate::wire::{Part, WireRole};
 
 pub(super) fn messages_of(rendered: Rendered<'_>) -> Vec<Message<'_>> {

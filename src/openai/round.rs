@@ -11,7 +11,7 @@ use super::wire::Message;
 use crate::body::{AssembledRound, Entries};
 use crate::cost::{Of, Units};
 use crate::dialects::{Dialect, RoundReasoning, ToolImages};
-use crate::marker::Reason;
+use crate::media::marker::Reason;
 use crate::provider::Provider;
 use crate::wire::{Part, Piece, Text, WireRole};
 

@@ -521,7 +521,7 @@ impl Stream {
                     self.function_call.take(raw);
                 }
                 (Some(_) | None, false, _) => {
-                    let marker = crate::marker::not_kept(self.provider.0, "function_call");
+                    let marker = crate::media::marker::not_kept(self.provider.0, "function_call");
                     self.blocks.text(FUNCTION_CALL, &marker, deltas);
                     self.not_kept.push("function_call".to_owned());
                 }
@@ -557,7 +557,7 @@ impl Stream {
                 kind => {
                     // As `read_reply` marks an unknown part.
                     let kind = kind.unwrap_or_default().to_owned();
-                    let marker = crate::marker::not_kept(self.provider.0, &kind);
+                    let marker = crate::media::marker::not_kept(self.provider.0, &kind);
                     let key = UNKNOWN_CHUNKS - self.not_kept.len();
                     self.blocks.text(key, &marker, deltas);
                     self.not_kept.push(kind);
@@ -745,7 +745,7 @@ impl Events for Stream {
                 }
                 "custom" => {}
                 kind => {
-                    let marker = crate::marker::not_kept(self.provider.0, kind);
+                    let marker = crate::media::marker::not_kept(self.provider.0, kind);
                     self.blocks.set_whole(key, Block::text(marker));
                     self.not_kept.push(kind.to_owned());
                 }

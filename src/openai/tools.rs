@@ -4,7 +4,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::tools::{Form, Function as Declared, Server, Tool, ToolChoice};
+use crate::turn::tools::{Form, Function as Declared, Server, Tool, ToolChoice};
 
 /// `[{"type": "function", "function": {"name", "description", "parameters", "strict"}}]` for
 /// a function, a native declaration as given (a `{"type": "custom", ...}` tool, or a

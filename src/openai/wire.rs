@@ -1,7 +1,7 @@
 //! The provider's wire shapes: the messages, parts and blocks its requests are made of, as a leaf
 //! the request and the round both write with.
 
-use crate::file::FileDataUrl;
+use crate::media::file::FileDataUrl;
 use crate::wire::{DataUrl, Image, Part, WireRole};
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
@@ -64,7 +64,7 @@ impl Serialize for ContentPart<'_, '_> {
                 part.serialize_field("image_url", &ImageUrl(image))?;
             }
             // The renderer sends only `FILE_TYPES`: PDF as a file, WAV and MP3 as audio.
-            Part::File(file) => match crate::file::extension(file.media_type()) {
+            Part::File(file) => match crate::media::file::extension(file.media_type()) {
                 Some(format @ ("wav" | "mp3")) => {
                     part.serialize_field("type", "input_audio")?;
                     part.serialize_field(
@@ -80,7 +80,10 @@ impl Serialize for ContentPart<'_, '_> {
                     part.serialize_field(
                         "file",
                         &FileData {
-                            filename: crate::file::name_or_default(file.name(), file.media_type()),
+                            filename: crate::media::file::name_or_default(
+                                file.name(),
+                                file.media_type(),
+                            ),
                             file_data: FileDataUrl(file),
                         },
                     )?;

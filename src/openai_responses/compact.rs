@@ -13,11 +13,11 @@ use serde_json::value::RawValue;
 
 use super::reply::read_usage;
 use super::request::Body;
+use crate::body::request::Request;
 use crate::body::{BodyError, Turn};
 use crate::provider::Provider;
 use crate::record::Block;
 use crate::reply::{At, Reply};
-use crate::request::Request;
 use crate::stop::StopReason;
 
 /// The path of the compact request, after the base URL.
@@ -107,7 +107,7 @@ pub fn compact_request(turn: &Turn<'_>) -> Result<CompactRequest, BodyError> {
         .model_name()
         .filter(|model| !model.is_empty())
         .ok_or_else(|| {
-            crate::params::Params::not_taken(
+            crate::turn::params::Params::not_taken(
                 Provider::OpenAiResponses,
                 "model",
                 "a model in every compact request",

@@ -75,15 +75,15 @@ pub use self::reply::read_reply;
 pub use self::request::{Body, Message, Request};
 pub use self::stream::stream;
 
+use crate::body::request::Auth;
 use crate::body::{BodyError, Turn};
 use crate::cost::GPT_4O;
 use crate::openai;
 use crate::provider::Provider;
 use crate::render;
-use crate::request::Auth;
-use crate::rules::CacheCounting;
-use crate::rules::NameRule;
-use crate::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
+use crate::render::rules::CacheCounting;
+use crate::render::rules::NameRule;
+use crate::render::rules::{FileRules, ImageLimits, Rules, ServerForm, ServerTools, TurnRole};
 use crate::surface::{RequestShape, Surface};
 use crate::wire::WireMessage;
 
@@ -98,7 +98,7 @@ pub(crate) static RULES: Rules = Rules {
     // Responses takes its `compaction` item as an item of the input, beside the messages (a
     // message holding one is split around it), and only a payload that is that item: anything
     // else goes as the summary's prose, or the marker, and the history before it is kept.
-    reads_compaction: Some(crate::rules::NativeCompaction {
+    reads_compaction: Some(crate::render::rules::NativeCompaction {
         in_role: |role| match role {
             crate::Role::System
             | crate::Role::User

@@ -3,9 +3,9 @@
 use serde_json::json;
 
 use crate::body::BodyError;
-use crate::params::{Field, Json, Params};
 use crate::provider::Provider;
-use crate::rules::Pair;
+use crate::render::rules::Pair;
+use crate::turn::params::{Field, Json, Params};
 
 /// What OpenAI's reasoning models reject beside a reasoning effort, the same models as Chat's
 /// (its pairs): a temperature other than 1 ("Unsupported parameter: 'temperature' is not supported with this model" for
@@ -89,7 +89,7 @@ const LEAST_THRESHOLD: u64 = 1_000;
 /// "compact_threshold": N}]`. Responses takes a threshold alone: instructions or a pause are
 /// the error, never dropped unsaid.
 fn context_management(
-    compaction: &crate::params::Compaction,
+    compaction: &crate::turn::params::Compaction,
     provider: Provider,
 ) -> Result<Field, BodyError> {
     if compaction.threshold() < LEAST_THRESHOLD {

@@ -693,7 +693,7 @@ impl Items {
     /// stood.
     fn not_keeping(&mut self, kind: &str) {
         self.not_kept.push(kind.to_owned());
-        self.blocks.push(Block::text(crate::marker::not_kept(
+        self.blocks.push(Block::text(crate::media::marker::not_kept(
             Provider::OpenAiResponses,
             kind,
         )));

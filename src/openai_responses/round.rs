@@ -14,8 +14,8 @@ use serde_json::value::RawValue;
 use super::wire::InputPart;
 use crate::body::{Answer, AssembledRound, BodyError, Kind, Turn};
 use crate::cost::{Of, Units};
-use crate::file::File;
-use crate::marker::{Reason, TextOnlyOutput};
+use crate::media::file::File;
+use crate::media::marker::{Reason, TextOnlyOutput};
 use crate::provider::Provider;
 use crate::wire::{DataUrl, Image, Part, Piece, Text};
 

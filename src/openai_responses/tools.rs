@@ -4,7 +4,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::tools::{Form, Server, Tool, ToolChoice};
+use crate::turn::tools::{Form, Server, Tool, ToolChoice};
 
 /// `[{"type": "function", "name", "description", "parameters", "strict"}]` for a function:
 /// `strict` is required by Responses' schema, so it is written always (`false` unless the tool

@@ -1,7 +1,7 @@
 //! The provider's wire shapes: the messages, parts and blocks its requests are made of, as a leaf
 //! the request and the round both write with.
 
-use crate::file::FileDataUrl;
+use crate::media::file::FileDataUrl;
 use crate::wire::{DataUrl, Part};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
@@ -36,7 +36,7 @@ impl Serialize for InputPart<'_, '_> {
                 part.serialize_field("type", "input_file")?;
                 part.serialize_field(
                     "filename",
-                    &crate::file::name_or_default(file.name(), file.media_type()),
+                    &crate::media::file::name_or_default(file.name(), file.media_type()),
                 )?;
                 part.serialize_field("file_data", &FileDataUrl(file))?;
                 part.end()

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 
 use crate::errors::body::{BodyError, Kind};
 use crate::provider::Provider;
-use crate::rules::{Param, Rules};
-use crate::tools::ToolChoice;
+use crate::render::rules::{Param, Rules};
+use crate::turn::tools::ToolChoice;
 
 /// Top-level fields, each value as its exact JSON text (the body's `Fields`).
 type Fields = Vec<(String, Box<serde_json::value::RawValue>)>;

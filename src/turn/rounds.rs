@@ -46,11 +46,11 @@
 //!   `conformance/tests/conformance/turn_seam.rs`).
 
 use crate::errors::body::{BodyError, Kind};
-use crate::file::{File, ToolFile};
+use crate::media::file::{File, ToolFile};
 use crate::provider::Provider;
 use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
+use crate::render::rules::CacheCounting;
 use crate::reply::{Reply, MADE_ID_PREFIX};
-use crate::rules::CacheCounting;
 use crate::wire::{Image, Piece, Text};
 
 /// What the caller's tool returned for one call: the call's id, its output text, whether it

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::ser::{Serialize, Serializer};
 
-use crate::image::{is_restricted_name, symbol_value};
+use crate::media::image::{is_restricted_name, symbol_value};
 use crate::record::Block;
 
 /// A file sent natively: the stored media type, base64 data and name, borrowed.

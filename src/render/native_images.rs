@@ -4,11 +4,11 @@
 //! in steps: one budget for images and files together where the provider's limit is the whole
 //! request's.
 
-use crate::file::File;
-use crate::marker::Reason;
+use crate::media::file::File;
+use crate::media::marker::Reason;
+use crate::media::signature;
 use crate::provider::Provider;
-use crate::rules::{ImageLimits, Rules, TurnRole};
-use crate::signature;
+use crate::render::rules::{ImageLimits, Rules, TurnRole};
 use crate::wire::{Image, Part, WireMessage};
 
 /// An image as the provider will take it, or why it cannot.
@@ -107,8 +107,11 @@ pub(crate) fn media_verdicts<'a>(
                 let (verdict, file) = files.get(index)?;
                 verdict.as_ref().ok()?;
                 let pages = match rules.files.pages_per_request {
-                    Some(_) if crate::file::lowercase(file.media_type()) == "application/pdf" => {
-                        crate::file::pdf_pages_of(file.data())
+                    Some(_)
+                        if crate::media::file::lowercase(file.media_type())
+                            == "application/pdf" =>
+                    {
+                        crate::media::file::pdf_pages_of(file.data())
                     }
                     Some(_) | None => 0,
                 };
@@ -354,7 +357,7 @@ impl Tally {
 /// when it had fewer), and counts the items of its kinds: the images' count and the pixel
 /// limit beyond many images count images; the files' count, data and PDF pages count files;
 /// the data limit counts images, and files too where the provider's limit is the whole
-/// request's ([`FileRules::data_with_images`](crate::rules::FileRules::data_with_images)):
+/// request's ([`FileRules::data_with_images`](crate::render::rules::FileRules::data_with_images)):
 /// one budget, newest first. The newest `k` items of its kinds fit a limit when their count,
 /// data or pages are within it or, beyond the many-images threshold, each of them is within
 /// its pixel limit. The withholding a limit requires moves in steps ([`advance`]) so that
@@ -515,7 +518,7 @@ pub(crate) fn stepped(over: usize, step: usize) -> usize {
 }
 
 /// The verdict on one file on its own, in a message of `role`: the provider's
-/// [`FileRules`](crate::rules::FileRules). A system message's files are never native: no
+/// [`FileRules`](crate::render::rules::FileRules). A system message's files are never native: no
 /// provider takes them in its system text, and a later system message is a user turn labelled
 /// as system.
 fn file_verdict(file: &File<'_>, role: TurnRole, rules: &Rules) -> FileVerdict {

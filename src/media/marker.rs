@@ -21,8 +21,8 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::media::signature::ImageFormat;
 use crate::provider::Provider;
-use crate::signature::ImageFormat;
 
 /// An output item of the round in flight that takes text only: a tool's images and files in
 /// it are markers ([`Reason::NotInOutput`]).
@@ -133,7 +133,7 @@ pub enum Reason {
     },
     /// `{provider} takes at most {limit} images a request, and the newest are kept`: newer
     /// images fill the request (withheld in steps; see
-    /// [`ImageLimits::withholding_step`](crate::rules::ImageLimits::withholding_step)).
+    /// [`ImageLimits::withholding_step`](crate::render::rules::ImageLimits::withholding_step)).
     TooManyImages {
         /// The provider.
         provider: Provider,

@@ -1,10 +1,13 @@
 //! The render pass: one pass that applies a provider's [`Rules`] to wire messages, shared by
 //! every provider's `render` and `body`.
 
-use crate::file::File;
-use crate::marker::Reason;
-use crate::native_images::{media_verdicts, FileVerdict, Landing, Verdict, Verdicts};
-use crate::rules::{ImageLimits, Rules, TurnRole};
+pub(crate) mod native_images;
+pub(crate) mod rules;
+
+use crate::media::file::File;
+use crate::media::marker::Reason;
+use crate::render::native_images::{media_verdicts, FileVerdict, Landing, Verdict, Verdicts};
+use crate::render::rules::{ImageLimits, Rules, TurnRole};
 use crate::wire::{Content, Image, Part, Piece, Text, WireMessage, WireRole};
 
 /// A conversation as a provider will carry it: an optional system text, and messages.

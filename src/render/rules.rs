@@ -1,12 +1,12 @@
 //! What a provider accepts, as data: each provider module states its [`Rules`] once, and the
 //! shared render pass and body assembly apply them. Nothing here knows any provider by name.
 
-use crate::marker::Reason;
+use crate::media::marker::Reason;
 use crate::provider::Provider;
 use crate::wire::WireRole;
 
 /// What one provider accepts, stated once in its module and applied by the render pass
-/// (`render.rs`) and the body assembly (`body/`).
+/// (`render/mod.rs`) and the body assembly (`body/`).
 #[derive(Clone, Copy)]
 pub(crate) struct Rules {
     pub(crate) provider: Provider,
@@ -209,7 +209,7 @@ impl FileRules {
                 false => Reason::Role(provider),
             });
         }
-        let lowercase = crate::file::lowercase(media_type);
+        let lowercase = crate::media::file::lowercase(media_type);
         if !self.media_types.contains(&lowercase.as_ref()) {
             return Some(Reason::MediaType {
                 provider,
@@ -223,7 +223,7 @@ impl FileRules {
             });
         }
         let as_text = self.text_types.contains(&lowercase.as_ref());
-        (as_text && std::str::from_utf8(&crate::file::decode_base64(data)).is_err())
+        (as_text && std::str::from_utf8(&crate::media::file::decode_base64(data)).is_err())
             .then_some(Reason::NotUtf8Text(provider))
     }
 }

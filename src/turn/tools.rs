@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::errors::body::{BodyError, Kind as Error};
 use crate::errors::tools::{ToolError, UnknownToolChoice};
-use crate::rules::{Rules, ServerForm};
+use crate::render::rules::{Rules, ServerForm};
 
 /// A tool the model may call: a function of the caller's (its name, what it does, and the
 /// JSON Schema of its input), a neutral server tool the provider runs itself

@@ -6,7 +6,7 @@
 //! bytes actually have. Only header bytes are decoded, straight from the base64 text, with no
 //! image library and no copy of the data.
 
-use crate::image::symbol_value;
+use crate::media::image::symbol_value;
 
 /// An image format a renderer recognizes by its bytes.
 ///
