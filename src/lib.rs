@@ -145,11 +145,8 @@ pub mod wire;
 
 mod any_provider;
 mod body;
-mod compaction;
-mod conversation_file;
 mod fit;
 mod json;
-mod kept;
 mod media;
 mod parse;
 mod provider;
@@ -164,9 +161,9 @@ mod tokens;
 mod turn;
 
 // The record.
-pub use crate::conversation_file::{write_record, ConversationFile};
-pub use crate::kept::UnknownKeys;
 pub use crate::parse::parse_record;
+pub use crate::record::conversation_file::{write_record, ConversationFile};
+pub use crate::record::kept::UnknownKeys;
 pub use crate::record::{Block, Role, StoredMessage, TokenUsage, ToolInput};
 // Replay.
 pub use crate::replay::{replay_message, replay_messages, Vision, REPLAY_PREAMBLE};

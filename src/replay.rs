@@ -93,11 +93,11 @@
 //! Replay's cost against a clone of the record, and against serializing it, is on the
 //! repository's `BENCHMARKS.md`.
 
-use crate::compaction::{self, Form};
 use crate::media::file::is_media_type;
 use crate::media::file::File;
 use crate::media::image::{is_image_media_type, is_valid_base64};
 use crate::media::marker::Reason;
+use crate::record::compaction::{self, Form};
 use crate::record::{Block, Role, StoredMessage, ToolInput};
 use crate::wire::{
     CompactJson, Compaction, Content, Image, Part, Piece, Text, WireMessage, WireRole,

@@ -23,11 +23,11 @@
 //! written. So the bytes of a history are copied once, into the request body, as it is
 //! serialized, and never before.
 
-pub use crate::compaction::Compaction;
 pub use crate::json::CompactJson;
 pub use crate::media::file::File;
 pub use crate::media::marker::{Reason, TextOnlyOutput};
 pub use crate::media::signature::ImageFormat;
+pub use crate::record::compaction::Compaction;
 
 use std::fmt;
 use std::mem;

@@ -128,7 +128,7 @@ const SOURCES: [&str; 29] = [
     include_str!("../../src/cost/measure.rs"),
     include_str!("../../src/cost/image_tokens.rs"),
     include_str!("../../src/parse/mod.rs"),
-    include_str!("../../src/record.rs"),
+    include_str!("../../src/record/mod.rs"),
     include_str!("../../src/replay.rs"),
     include_str!("../../src/media/signature.rs"),
     include_str!("../../src/wire.rs"),

@@ -9,11 +9,11 @@ use serde_json::value::RawValue;
 
 use super::fields::{Appended, Fields};
 use super::Turn;
-use crate::compaction::Sent;
 use crate::errors::body::{BodyError, Kind};
 use crate::fit::Plan;
 use crate::media::file::File;
 use crate::media::marker::Reason;
+use crate::record::compaction::Sent;
 use crate::record::Block;
 use crate::render::native_images::Verdicts;
 use crate::render::rules::{ImageLimits, Rules, TurnRole};

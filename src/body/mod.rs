@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use serde::ser::Serialize;
 
-use crate::compaction::{self, Sent};
 use crate::fit::Budget;
+use crate::record::compaction::{self, Sent};
 use crate::record::StoredMessage;
 use crate::render::rules::{ImageLimits, Rules};
 use crate::replay::Vision;

@@ -412,7 +412,7 @@ impl<'a> Reader<'a> {
             blocks: blocks?,
             usage: usage.flatten(),
             timestamp: timestamp.flatten(),
-            unknown: crate::kept::UnknownKeys::default(),
+            unknown: crate::record::kept::UnknownKeys::default(),
         })
     }
 

@@ -316,7 +316,7 @@ impl<'de> Visitor<'de> for MessageSeed<'_> {
             blocks: blocks.ok_or_else(|| de::Error::missing_field("blocks"))?,
             usage: usage.flatten(),
             timestamp: timestamp.flatten(),
-            unknown: crate::kept::UnknownKeys::default(),
+            unknown: crate::record::kept::UnknownKeys::default(),
         })
     }
 }

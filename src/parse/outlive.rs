@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::kept::{self, Entries};
+use crate::record::kept::{self, Entries};
 use crate::record::{Block, StoredMessage};
 
 /// The text with each `\u` escape of a lone surrogate (one no string can hold) spelled as

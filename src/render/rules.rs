@@ -241,9 +241,9 @@ pub(crate) struct NativeCompaction {
 impl Rules {
     /// The provider whose compaction payloads the target reads natively: its own, when it
     /// reads any.
-    pub(crate) fn compaction_reads(&self) -> Option<crate::compaction::Reads> {
+    pub(crate) fn compaction_reads(&self) -> Option<crate::record::compaction::Reads> {
         self.reads_compaction
-            .map(|native| crate::compaction::Reads {
+            .map(|native| crate::record::compaction::Reads {
                 provider: self.provider.id(),
                 in_role: native.in_role,
                 payload: native.payload,

@@ -168,7 +168,7 @@ impl Reply {
                 blocks,
                 usage,
                 timestamp: None,
-                unknown: crate::kept::UnknownKeys::default(),
+                unknown: crate::record::kept::UnknownKeys::default(),
             },
             stop,
             provider,

@@ -559,7 +559,7 @@ fn stored_rounds(
         blocks,
         usage,
         timestamp: None,
-        unknown: crate::kept::UnknownKeys::default(),
+        unknown: crate::record::kept::UnknownKeys::default(),
     })
 }
 

@@ -27,10 +27,15 @@
 //!   messages, crafted image headers, and base64 with white space, inner padding or non-zero
 //!   trailing bits (`conformance/tests/conformance/adversarial.rs`).
 
+pub(crate) mod compaction;
+pub(crate) mod conversation_file;
+pub(crate) mod kept;
+
+use std::fmt;
+
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use crate::kept::{self, UnknownKeys};
-use std::fmt;
+use self::kept::UnknownKeys;
 
 /// One stored message of a conversation: who spoke, and the blocks it is made of.
 ///
@@ -836,7 +841,13 @@ impl Block {
     /// The keys a block of this type is written with, in order; none for a block of a type
     /// this version does not read.
     pub(crate) fn type_keys(&self) -> Option<&'static [&'static str]> {
-        let name = match self {
+        kept::block_keys(self.type_name()?)
+    }
+
+    /// The block's `type`, as the record writes it; none for a block of a type this version
+    /// does not read.
+    fn type_name(&self) -> Option<&'static str> {
+        Some(match self {
             Block::Text { .. } => "text",
             Block::ToolUse { .. } => "tool_use",
             Block::ToolResult { .. } => "tool_result",
@@ -846,23 +857,12 @@ impl Block {
             Block::Source { .. } => "source",
             Block::Compaction { .. } => "compaction",
             Block::Unknown { .. } => return None,
-        };
-        kept::block_keys(name)
+        })
     }
 
     /// Whether the block is a compaction.
     pub(crate) fn is_compaction(&self) -> bool {
-        match self {
-            Block::Compaction { .. } => true,
-            Block::Text { .. }
-            | Block::ToolUse { .. }
-            | Block::ToolResult { .. }
-            | Block::Reasoning { .. }
-            | Block::Image { .. }
-            | Block::File { .. }
-            | Block::Source { .. }
-            | Block::Unknown { .. } => false,
-        }
+        self.type_name() == Some("compaction")
     }
 
     /// A text block's words, borrowed, or none.
