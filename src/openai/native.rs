@@ -250,8 +250,3 @@ impl Details {
         Some(format!("[{}]", details.join(",")))
     }
 }
-
-/// The message's text, for the round: `None` for text that is no JSON (which cannot be).
-pub(super) fn message(keys: &Keys, values: &[(&str, String)]) -> Option<Box<RawValue>> {
-    RawValue::from_string(object(keys, values)).ok()
-}

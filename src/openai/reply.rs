@@ -144,35 +144,61 @@ pub(crate) fn read_reply_of(body: &str, provider: Provider) -> Result<Reply, Rep
     };
     // A choice with no message (Azure's, stopped by its content filter) is an empty reply.
     let message = choice.message.filter(|message| message.get() != "null");
-    let mut read = Read::default();
-    if let Some(message) = message {
-        read_message(&choice_at.child(message, "message"), &mut read)?;
-    }
     let usage = match at.present(response.usage, "usage") {
-        Some(usage_at) => read_usage(&usage_at)?.usage(),
-        None => None,
+        Some(usage_at) => read_usage(&usage_at)?,
+        None => Counts::default(),
     };
-    let stop = if read.refused {
-        StopReason::Refusal
-    } else {
-        let finish = choice.finish_reason.filter(|word| !word.is_empty());
-        StopReason::from_word(finish.as_deref(), &FINISH_REASONS)
-    };
-    read.blocks.extend(content::top_level_sources(
-        &response.citations,
-        &response.search_results,
-    ));
-    let native = message
-        .map(|message| message.to_owned())
-        .into_iter()
-        .collect();
-    let metadata = Metadata {
+    let native = message.map(|message| message.to_owned());
+    let whole = Whole {
+        provider,
+        message: message.map(|message| choice_at.child(message, "message")),
+        finish: choice.finish_reason,
+        usage,
+        citations: &response.citations,
+        search_results: &response.search_results,
         other_choices: choices.len().saturating_sub(1),
-        ..Metadata::default()
     };
-    Ok(Reply::new(provider, read.blocks, usage, stop, native)
-        .not_keeping(read.not_kept)
-        .with_metadata(metadata))
+    whole.reply(native.into_iter().collect())
+}
+
+/// A whole reply, as a body carries it and as a stream adds up to: the first choice's
+/// message, why it finished, the usage, a compatible server's top-level sources and how many
+/// other choices came. The one place a Chat [`Reply`] is made, for a body and a stream alike.
+pub(super) struct Whole<'a> {
+    pub(super) provider: Provider,
+    pub(super) message: Option<At<'a>>,
+    pub(super) finish: Option<String>,
+    pub(super) usage: Counts,
+    pub(super) citations: &'a serde_json::Value,
+    pub(super) search_results: &'a serde_json::Value,
+    pub(super) other_choices: usize,
+}
+
+impl Whole<'_> {
+    /// The reply, with the message the round in flight sends back.
+    pub(super) fn reply(self, native: Vec<Box<RawValue>>) -> Result<Reply, ReplyError> {
+        let mut read = Read::default();
+        if let Some(message_at) = &self.message {
+            read_message(message_at, &mut read)?;
+        }
+        let stop = if read.refused {
+            StopReason::Refusal
+        } else {
+            let finish = self.finish.filter(|word| !word.is_empty());
+            StopReason::from_word(finish.as_deref(), &FINISH_REASONS)
+        };
+        let top = content::top_level_sources(self.citations, self.search_results);
+        read.blocks.extend(top);
+        let metadata = Metadata {
+            other_choices: self.other_choices,
+            ..Metadata::default()
+        };
+        Ok(
+            Reply::new(self.provider, read.blocks, self.usage.usage(), stop, native)
+                .not_keeping(read.not_kept)
+                .with_metadata(metadata),
+        )
+    }
 }
 
 /// What a reply's message gives: its blocks, the kinds of its content not kept, whether it

@@ -8,18 +8,18 @@ use super::chunk::{AudioDelta, CallDelta, ChoiceDelta, Chunk, Content};
 use super::content::{self, Split, ThinkSplit};
 use super::error;
 use super::native;
-use super::reply::{read_usage, FINISH_REASONS};
+use super::reply::{read_usage, Whole};
 use crate::dialects::StreamEnd;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
-use crate::reply::{self, At, Counts, Metadata, Reply};
-use crate::stop::StopReason;
+use crate::reply::{self, At, Counts, Reply};
 use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 
 /// Starts a reader of a streamed Chat Completions reply (`"stream": true`): server-sent
 /// events, each a `chat.completion.chunk`, fed the response body's bytes as they arrive.
 ///
-/// The first choice's `delta`s add up to the message [`read_reply`](super::read_reply) reads:
+/// The first choice's `delta`s add up to the message [`read_reply`](super::read_reply) reads,
+/// and the reply is what it reads of that message, the same rules for a stream and a body:
 /// `reasoning_content` or `reasoning` (compatible servers), `content`, `refusal`, and each of
 /// `tool_calls`, whose `function.arguments` pieces concatenate to the call's input. The
 /// stream ends at `data: [DONE]`, or at the last chunk of its own that the dialect names
@@ -102,14 +102,10 @@ const AUDIO: usize = usize::MAX - 3;
 const FUNCTION_CALL: usize = usize::MAX - 4;
 /// The key of reasoning in the content: `<think>` tags, or Magistral's `thinking` chunks.
 const THINK: usize = usize::MAX - 5;
-/// The key of generated audio's file.
-const AUDIO_FILE: usize = usize::MAX - 6;
 /// The keys of the sources of annotations, counted down from here.
 const ANNOTATIONS: usize = usize::MAX - 1_000;
 /// The keys of the executed tools' calls and results, two each, counted down from here.
 const EXECUTED: usize = usize::MAX - 2_000;
-/// The keys of a compatible server's top-level sources, counted down from here.
-const TOP_SOURCES: usize = usize::MAX - 3_000;
 /// The keys of generated images, counted down from here.
 const IMAGES: usize = usize::MAX - 4_000;
 /// The keys of the markers of content chunks of a kind the crate does not read, counted down
@@ -172,14 +168,12 @@ struct Stream {
     /// The call the last delta went to.
     current: Option<usize>,
     reasoning_field: Option<&'static str>,
-    refused: bool,
     finish: Option<String>,
     counts: Counts,
     /// The indexes of the other choices (`n` > 1), which the reply counts.
     other_choices: Vec<usize>,
     end: End,
     done: bool,
-    not_kept: Vec<String>,
     /// The splitter of reasoning in tags, for a dialect whose models write them.
     think: Option<ThinkSplit>,
     /// The content as it came, tags and all, for the round.
@@ -187,10 +181,14 @@ struct Stream {
     /// Whether the content came as an array of chunks (Magistral), as the round sends it back.
     content_array: bool,
     audio: Option<Audio>,
-    /// The annotations so far: one source block each, once.
-    sources: usize,
-    /// The generated images so far.
-    images: usize,
+    /// The annotations so far, each as it came: one source block each, once.
+    annotations: Vec<Value>,
+    /// The generated images so far, each as it came.
+    images: Vec<Value>,
+    /// The content chunks of a kind the crate does not read, each as it came.
+    chunks: Vec<Value>,
+    /// A deprecated `function_call` that came with no name first: the marker's, as it came.
+    marked_call: Option<Box<RawValue>>,
     /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
     details: native::Details,
     /// The message's members in the order they first came, for the round.
@@ -286,9 +284,11 @@ impl Stream {
         }
     }
 
-    /// The message as the round sends it back: what the deltas carried, in the fields they
-    /// carried it in, each where it first came (`native.rs`), as the whole message goes back.
-    fn native(&mut self) -> Vec<Box<RawValue>> {
+    /// The message the deltas add up to, each member where it first came (`native.rs`): with
+    /// `whole`, all of it, as a body would carry it, for the whole reply's reader; else as the
+    /// round sends it back (without what a request's message does not take: annotations,
+    /// images, executed tools, the audio's transcript and data, chunks of unknown kinds).
+    fn message(&mut self, whole: bool) -> String {
         let mut values: Vec<(&str, String)> = vec![("role", native::json("assistant"))];
         if let Some(text) = self.blocks.block_of(REASONING).and_then(text_of) {
             let field = self.reasoning_field.unwrap_or("reasoning_content");
@@ -310,6 +310,9 @@ impl Stream {
                     native::json(&text)
                 ));
             }
+            if whole {
+                chunks.extend(self.chunks.iter().map(Value::to_string));
+            }
             values.push(("content", format!("[{}]", chunks.join(","))));
         } else if self.think.is_some() {
             if !self.raw_content.is_empty() {
@@ -321,8 +324,25 @@ impl Stream {
         if let Some(text) = self.blocks.block_of(REFUSAL).and_then(text_of) {
             values.push(("refusal", native::json(&text)));
         }
-        if let Some(id) = self.audio.as_ref().and_then(|audio| audio.id.as_ref()) {
-            values.push(("audio", format!(r#"{{"id":{id}}}"#)));
+        match &self.audio {
+            Some(audio) if whole => values.push((
+                "audio",
+                serde_json::json!({"transcript": audio.transcript, "data": audio.data}).to_string(),
+            )),
+            Some(Audio { id: Some(id), .. }) => values.push(("audio", format!(r#"{{"id":{id}}}"#))),
+            Some(_) | None => {}
+        }
+        if whole {
+            let lists = [("annotations", &self.annotations), ("images", &self.images)];
+            for (key, list) in lists {
+                if !list.is_empty() {
+                    values.push((key, Value::from(list.clone()).to_string()));
+                }
+            }
+            if !self.executed.is_empty() {
+                let tools = self.executed.iter().map(|(tool, _)| tool.clone());
+                values.push(("executed_tools", Value::from_iter(tools).to_string()));
+            }
         }
         values.extend(
             self.details
@@ -338,10 +358,14 @@ impl Stream {
         }
         // The deprecated single call, as the whole message carries it: the round answers it
         // with a `function` message, which must follow a message that has it.
-        if let Some(Block::ToolUse { .. }) = self.blocks.block_of(FUNCTION_CALL) {
-            values.push(("function_call", self.function_call.write()));
+        match (self.blocks.block_of(FUNCTION_CALL), &self.marked_call) {
+            (Some(Block::ToolUse { .. }), _) => {
+                values.push(("function_call", self.function_call.write()));
+            }
+            (_, Some(marked)) if whole => values.push(("function_call", marked.get().to_owned())),
+            (_, _) => {}
         }
-        native::message(&self.keys, &values).into_iter().collect()
+        native::object(&self.keys, &values)
     }
 }
 
@@ -466,22 +490,22 @@ impl Stream {
             Some(Content::Chunks(chunks)) => self.content_chunks(chunks, deltas),
             None => {}
         }
-        for annotation in delta.annotations.iter().flatten() {
-            let found = super::content::annotation_sources(std::slice::from_ref(annotation));
+        for annotation in delta.annotations.into_iter().flatten() {
+            let found = super::content::annotation_sources(std::slice::from_ref(&annotation));
+            self.annotations.push(annotation);
             for source in found {
-                let known = self.blocks.blocks().contains(&source);
-                if !known {
-                    self.blocks.whole(ANNOTATIONS - self.sources, source);
-                    self.sources += 1;
+                if !self.blocks.blocks().contains(&source) {
+                    self.blocks
+                        .whole(ANNOTATIONS - self.annotations.len(), source);
                 }
             }
         }
         let images = delta.images.unwrap_or_default();
         let provider = self.provider.0;
-        for image in super::content::generated_images(provider, &images, &mut self.not_kept) {
-            self.blocks.whole(IMAGES - self.images, image);
-            self.images += 1;
+        for image in super::content::generated_images(provider, &images, &mut Vec::new()) {
+            self.blocks.whole(IMAGES - self.images.len(), image);
         }
+        self.images.extend(images);
         if let Some(audio) = delta.audio {
             self.audio_delta(audio, deltas);
         }
@@ -523,14 +547,13 @@ impl Stream {
                 (Some(_) | None, false, _) => {
                     let marker = crate::media::marker::not_kept(self.provider.0, "function_call");
                     self.blocks.text(FUNCTION_CALL, &marker, deltas);
-                    self.not_kept.push("function_call".to_owned());
+                    self.marked_call = Some(raw.to_owned());
                 }
                 (None, true, _) => {}
             }
         }
         // An empty refusal is none.
         if let Some(text) = delta.refusal.as_deref().filter(|text| !text.is_empty()) {
-            self.refused = true;
             self.blocks.text(REFUSAL, text, deltas);
         }
         if let Some(calls) = delta.tool_calls.as_deref() {
@@ -556,11 +579,11 @@ impl Stream {
                 }
                 kind => {
                     // As `read_reply` marks an unknown part.
-                    let kind = kind.unwrap_or_default().to_owned();
-                    let marker = crate::media::marker::not_kept(self.provider.0, &kind);
-                    let key = UNKNOWN_CHUNKS - self.not_kept.len();
-                    self.blocks.text(key, &marker, deltas);
-                    self.not_kept.push(kind);
+                    let marker =
+                        crate::media::marker::not_kept(self.provider.0, kind.unwrap_or_default());
+                    self.blocks
+                        .text(UNKNOWN_CHUNKS - self.chunks.len(), &marker, deltas);
+                    self.chunks.push(chunk.clone());
                 }
             }
         }
@@ -703,68 +726,29 @@ impl Events for Stream {
                 StreamEnd::Chunk(last) => last,
             }));
         }
-        let stop = if self.refused {
-            StopReason::Refusal
-        } else {
-            StopReason::from_word(self.finish.as_deref(), &FINISH_REASONS)
-        };
         self.end_content(&mut Vec::new());
         self.end_calls(&mut Vec::new());
-        if let Some(audio) = &self.audio {
-            if !audio.data.is_empty() {
-                let media_type = super::content::audio_media_type(&audio.data);
-                let file = Block::file(media_type, audio.data.as_str());
-                self.blocks.whole(AUDIO_FILE, file);
-            }
-        }
-        let top = super::content::top_level_sources(&self.citations, &self.search_results);
-        for (index, source) in top.into_iter().enumerate() {
-            self.blocks.whole(TOP_SOURCES - index, source);
-        }
-        // A call of a kind the crate does not read is the marker `read_reply` writes, where
-        // it stood.
         for (key, call) in self.calls.iter_mut().enumerate() {
-            // A call that never got a name nor any input is none, as a whole one is.
+            // A call that never got a name nor any input is none, as a whole one is: the
+            // round does not send it back.
             let read = matches!(call.kind.as_str(), "function" | "custom");
-            if read && !call.named && self.blocks.block_of(key).is_some_and(|b| no_input(&b)) {
-                self.blocks.set_whole(key, Block::text(String::new()));
-                call.dropped = true;
-                continue;
-            }
-            match call.kind.as_str() {
-                // A function call that streamed no arguments takes none, as a whole one does.
-                "function" => {
-                    if let Some(Block::ToolUse {
-                        id, name, input, ..
-                    }) = self.blocks.block_of(key)
-                    {
-                        if input.as_str().is_empty() {
-                            self.blocks.set_whole(key, Block::tool_use(id, name, "{}"));
-                        }
-                    }
-                }
-                "custom" => {}
-                kind => {
-                    let marker = crate::media::marker::not_kept(self.provider.0, kind);
-                    self.blocks.set_whole(key, Block::text(marker));
-                    self.not_kept.push(kind.to_owned());
-                }
-            }
+            call.dropped =
+                read && !call.named && self.blocks.block_of(key).is_some_and(|b| no_input(&b));
         }
-        let native = self.native();
-        let metadata = Metadata {
+        let message = self.message(true);
+        let native = RawValue::from_string(self.message(false)).map_err(|e| Fault::json(&e))?;
+        let whole = Whole {
+            provider: self.provider.0,
+            message: Some(At::body(self.provider.0, &message).map_err(|e| Fault::content(&e))?),
+            finish: self.finish.take(),
+            usage: self.counts,
+            citations: &self.citations,
+            search_results: &self.search_results,
             other_choices: self.other_choices.len(),
-            ..Metadata::default()
         };
-        Ok(Reply::new(
-            self.provider.0,
-            self.blocks.blocks(),
-            self.counts.usage(),
-            stop,
-            native,
-        )
-        .not_keeping(self.not_kept.clone())
-        .with_metadata(metadata))
+        whole
+            .reply(vec![native])
+            .map_err(|error| Fault::content(&error))
     }
 
     fn partial(&self) -> StoredMessage {

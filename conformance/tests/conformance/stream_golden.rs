@@ -461,3 +461,73 @@ fn bedrock_s_stream_gives_the_whole_reply_s_guardrail_trace() {
         );
     }
 }
+
+/// Chat streams of the rarer shapes, each beside the whole body its deltas add up to: the
+/// reply (its blocks, stop and what it did not keep) is the one `read_reply` reads of that
+/// body, and the round sends back only what a request's message takes.
+#[test]
+fn rare_chat_streams_finish_into_the_reply_their_whole_body_gives() {
+    let cases: [(&str, &[Value], &str, &[&str]); 4] = [
+        (
+            "a content chunk of a kind the crate does not read",
+            &[
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": [{"type": "text", "text": "Here"}]}}]}),
+                json!({"choices": [{"index": 0, "delta": {"content": [{"type": "reference", "ids": [1]}]}, "finish_reason": "stop"}]}),
+            ],
+            r#"{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                "content": [{"type": "text", "text": "Here"}, {"type": "reference", "ids": [1]}]}}]}"#,
+            &[r#"{"content":[{"type":"text","text":"Here"}],"role":"assistant"}"#],
+        ),
+        (
+            "a deprecated function_call whose arguments come before any name",
+            &[
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Ok.", "function_call": {"arguments": "{}"}}}]}),
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "function_call"}]}),
+            ],
+            r#"{"choices": [{"index": 0, "finish_reason": "function_call", "message": {"role": "assistant",
+                "content": "Ok.", "function_call": {"arguments": "{}"}}}]}"#,
+            &[r#"{"content":"Ok.","role":"assistant"}"#],
+        ),
+        (
+            "a call that gets an id and nothing else",
+            &[
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Done.", "tool_calls": [{"index": 0, "id": "call_1"}]}}]}),
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+            ],
+            r#"{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                "content": "Done.", "tool_calls": [{"id": "call_1", "function": {"name": "", "arguments": ""}}]}}]}"#,
+            &[r#"{"content":"Done.","role":"assistant"}"#],
+        ),
+        (
+            "generated audio after a tool call",
+            &[
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}}]}),
+                json!({"choices": [{"index": 0, "delta": {"audio": {"id": "audio_1", "transcript": "Hi", "data": "UklGRiQAAABXQVZF"}}, "finish_reason": "tool_calls"}]}),
+            ],
+            r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "read", "arguments": "{}"}}],
+                "audio": {"id": "audio_1", "transcript": "Hi", "data": "UklGRiQAAABXQVZF"}}}]}"#,
+            &[
+                r#"{"role":"assistant","tool_calls":[{"function":{"arguments":"{}","name":"read"},"id":"call_1","type":"function"}],"audio":{"id":"audio_1"}}"#,
+            ],
+        ),
+    ];
+    // The deltas' keys come sorted (`json!`), and the round keeps each where it came.
+    for (shape, events, body, native) in cases {
+        let mut bytes: String = (events.iter())
+            .map(|event| format!("data: {event}\n\n"))
+            .collect();
+        bytes.push_str("data: [DONE]\n\n");
+        let whole = Provider::OpenAi.read_reply(body).unwrap();
+        for size in [1, 9, 4096] {
+            let reply = read(Provider::OpenAi, bytes.as_bytes(), size);
+            assert_eq!(
+                reply.message, whole.message,
+                "{shape}, in {size}-byte chunks"
+            );
+            assert_eq!(reply.stop, whole.stop, "{shape}");
+            assert_eq!(reply.not_kept(), whole.not_kept(), "{shape}");
+            assert_eq!(reply.native().collect::<Vec<_>>(), native, "{shape}");
+        }
+    }
+}
