@@ -10,7 +10,8 @@ use crate::body::with_member;
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
-use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
+use crate::stream::StreamReader;
+use crate::stream::{kind_at, native_input, read_content, Blocks, Delta, Events, Fault, Frame};
 
 /// Starts a reader of a streamed Messages reply (`"stream": true`): server-sent events, fed
 /// the response body's bytes as they arrive.
@@ -90,9 +91,6 @@ enum Kind {
     Kept(Box<RawValue>),
 }
 
-/// Where the keys of a text block's sources begin, above any index Anthropic gives a block.
-const SOURCES: usize = usize::MAX / 2;
-
 #[derive(Debug, Default)]
 struct Stream {
     blocks: Blocks,
@@ -109,11 +107,7 @@ struct Stream {
 
 impl Stream {
     fn kind(&mut self, index: usize) -> Option<&mut Kind> {
-        self.kinds
-            .iter_mut()
-            .rev()
-            .find(|(known, _)| *known == index)
-            .map(|(_, kind)| kind)
+        kind_at(&mut self.kinds, index)
     }
 
     /// `content_block_start`.
@@ -324,13 +318,8 @@ impl Stream {
             .iter()
             .filter_map(|raw| serde_json::from_str(raw.get()).ok())
             .collect();
-        for (n, source) in super::reply::sources(&cited).into_iter().enumerate() {
-            // Keys of their own, after every block index.
-            let key = SOURCES
-                .saturating_add(index.saturating_mul(4096))
-                .saturating_add(n);
-            self.blocks.whole(key, source);
-        }
+        self.blocks
+            .sources_after(index, super::reply::sources(&cited));
     }
 
     /// The content blocks as Anthropic takes them back in the round in flight: each block's
@@ -525,18 +514,18 @@ impl Events for Stream {
         if !self.stopped {
             return Err(Fault::Cut("message_stop"));
         }
-        // The content the events built, read as the whole reply's.
-        let content = json_array(&self.native());
-        let at = At::body(Provider::Anthropic, &content).map_err(|error| Fault::content(&error))?;
-        let items: Vec<&RawValue> = at.read().map_err(|error| Fault::content(&error))?;
+        let native = self.native();
         let said = Said {
             usage: self.counts.usage(),
             stop: self.stop.as_deref(),
             container: &self.container,
             stop_details: &self.stop_details,
         };
-        reply_of(&at, &items, said, Some(&self.blocks.blocks()))
-            .map_err(|error| Fault::content(&error))
+        let streamed = self.blocks.blocks();
+        // The content the events built, read as the whole reply's.
+        read_content(Provider::Anthropic, &native, |at, items| {
+            reply_of(at, items, said, Some(&streamed))
+        })
     }
 
     fn partial(&self) -> StoredMessage {

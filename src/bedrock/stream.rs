@@ -11,7 +11,8 @@ use crate::errors::provider::{ProviderError, ProviderErrorKind};
 use crate::provider::Provider;
 use crate::record::{Block, StoredMessage};
 use crate::reply::{At, Counts, Reply};
-use crate::stream::{json_array, native_input, Blocks, Delta, Events, Fault, Frame, StreamReader};
+use crate::stream::StreamReader;
+use crate::stream::{kind_at, native_input, read_content, Blocks, Delta, Events, Fault, Frame};
 
 /// Starts a reader of a streamed Converse reply (`POST /model/{modelId}/converse-stream`):
 /// AWS event-stream frames (`application/vnd.amazon.eventstream`), both CRCs checked, fed the
@@ -112,9 +113,6 @@ enum Kind {
     },
 }
 
-/// Where the keys of a cited block's sources begin, above any index Bedrock gives a block.
-const SOURCES: usize = usize::MAX / 2;
-
 #[derive(Debug, Default)]
 struct Stream {
     blocks: Blocks,
@@ -134,7 +132,7 @@ impl Stream {
         if !self.kinds.iter().rev().any(|(known, _)| *known == index) {
             self.kinds.push((index, new()));
         }
-        kind_of(&mut self.kinds, index)
+        kind_at(&mut self.kinds, index)
     }
 
     fn delta(
@@ -245,7 +243,7 @@ impl Stream {
         let Some(Kind::ToolResult {
             start,
             items: known,
-        }) = kind_of(&mut self.kinds, index)
+        }) = kind_at(&mut self.kinds, index)
         else {
             // A result that never started: nothing to add it to.
             return Ok(());
@@ -263,19 +261,14 @@ impl Stream {
 
     /// The sources of the cited block at `index`, right after it, once.
     fn place_sources(&mut self, index: usize) {
-        let Some(Kind::Cited { citations, placed }) = kind_of(&mut self.kinds, index) else {
+        let Some(Kind::Cited { citations, placed }) = kind_at(&mut self.kinds, index) else {
             return;
         };
         if std::mem::replace(placed, true) {
             return;
         }
-        for (n, source) in super::reply::sources(citations).into_iter().enumerate() {
-            // Keys of their own, after every block index.
-            let key = SOURCES
-                .saturating_add(index.saturating_mul(4096))
-                .saturating_add(n);
-            self.blocks.whole(key, source);
-        }
+        let sources = super::reply::sources(citations);
+        self.blocks.sources_after(index, sources);
     }
 
     /// The content blocks as Bedrock takes them back in the round in flight: text (cited text
@@ -442,14 +435,6 @@ impl Stream {
 }
 
 /// The kind of the block at `index`, searched from the end: deltas go to the newest blocks.
-fn kind_of(kinds: &mut [(usize, Kind)], index: usize) -> Option<&mut Kind> {
-    kinds
-        .iter_mut()
-        .rev()
-        .find(|(known, _)| *known == index)
-        .map(|(_, kind)| kind)
-}
-
 /// A server tool's result as the whole reply carries it: its start with the content items so
 /// far; `None` when the start is no object.
 fn tool_result(start: &RawValue, items: &[Box<RawValue>]) -> Option<String> {
@@ -546,17 +531,17 @@ impl Events for Stream {
         if !self.stopped {
             return Err(Fault::Cut("messageStop"));
         }
-        // The content the events built, read as the whole reply's.
-        let content = json_array(&self.native());
-        let at = At::body(Provider::Bedrock, &content).map_err(|error| Fault::content(&error))?;
-        let items: Vec<&RawValue> = at.read().map_err(|error| Fault::content(&error))?;
+        let native = self.native();
         let said = Said {
             usage: self.counts.usage(),
             stop: self.stop.as_deref(),
             guardrail_trace: self.guardrail.clone(),
         };
-        reply_of(&at, &items, said, Some(&self.blocks.blocks()))
-            .map_err(|error| Fault::content(&error))
+        let streamed = self.blocks.blocks();
+        // The content the events built, read as the whole reply's.
+        read_content(Provider::Bedrock, &native, |at, items| {
+            reply_of(at, items, said, Some(&streamed))
+        })
     }
 
     fn partial(&self) -> StoredMessage {

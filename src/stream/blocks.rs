@@ -1,10 +1,13 @@
 //! The blocks of a streamed reply, built as its deltas come: each keyed by the provider's own
 //! index of it, each given its place in the reply when its first content arrives.
 
-use crate::record::{Block, Role, StoredMessage, ToolInput};
-use crate::reply::is_complete_json;
+use serde_json::value::RawValue;
 
-use super::Delta;
+use crate::provider::Provider;
+use crate::record::{Block, Role, StoredMessage, ToolInput};
+use crate::reply::{is_complete_json, At, Reply, ReplyError};
+
+use super::{Delta, Fault};
 
 /// A block being built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -295,16 +298,45 @@ pub(crate) fn streamed_inputs(read: &mut [Block], streamed: &[Block]) {
     }
 }
 
-/// Content items, each JSON text, as one JSON array: the content a stream built, for the whole
-/// reader to read.
-pub(crate) fn json_array(items: &[Box<serde_json::value::RawValue>]) -> String {
-    let mut array = String::from("[");
+/// The content a stream built (its items, each JSON text), read by the whole reply's reader
+/// as the one JSON array a body carries: `read` gets the array's place and its items.
+pub(crate) fn read_content(
+    provider: Provider,
+    items: &[Box<RawValue>],
+    read: impl FnOnce(&At<'_>, &[&RawValue]) -> Result<Reply, ReplyError>,
+) -> Result<Reply, Fault> {
+    let mut content = String::from("[");
     for (n, item) in items.iter().enumerate() {
         if n > 0 {
-            array.push(',');
+            content.push(',');
         }
-        array.push_str(item.get());
+        content.push_str(item.get());
     }
-    array.push(']');
-    array
+    content.push(']');
+    let at = At::body(provider, &content).map_err(|error| Fault::content(&error))?;
+    let items: Vec<&RawValue> = at.read().map_err(|error| Fault::content(&error))?;
+    read(&at, &items).map_err(|error| Fault::content(&error))
+}
+
+/// A stream's state of the block at `index`: the last of `kinds` under it.
+pub(crate) fn kind_at<K>(kinds: &mut [(usize, K)], index: usize) -> Option<&mut K> {
+    (kinds.iter_mut().rev())
+        .find(|(known, _)| *known == index)
+        .map(|(_, kind)| kind)
+}
+
+/// Where the keys of a cited block's sources begin, above any index a provider gives a block.
+const SOURCES: usize = usize::MAX / 2;
+
+impl Blocks {
+    /// The sources of the cited block at `index`, placed right after it: each under a key of
+    /// its own, after every block index.
+    pub(crate) fn sources_after(&mut self, index: usize, sources: Vec<Block>) {
+        for (n, source) in sources.into_iter().enumerate() {
+            let key = SOURCES
+                .saturating_add(index.saturating_mul(4096))
+                .saturating_add(n);
+            self.whole(key, source);
+        }
+    }
 }

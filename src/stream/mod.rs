@@ -34,7 +34,7 @@ use crate::provider::Provider;
 use crate::record::StoredMessage;
 use crate::reply::Reply;
 
-pub(crate) use self::blocks::{json_array, native_input, streamed_inputs, Blocks};
+pub(crate) use self::blocks::{kind_at, native_input, read_content, streamed_inputs, Blocks};
 use self::event_stream::EventStream;
 use self::sse::Sse;
 
