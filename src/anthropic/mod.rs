@@ -80,6 +80,7 @@
 //! Checked by `tests/spec/round_golden.rs`, `tests/spec/tool_declarations.rs` and
 //! `conformance/tests/conformance/round_schemas.rs`.
 
+mod content;
 mod error;
 mod params;
 mod reply;

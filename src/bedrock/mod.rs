@@ -90,6 +90,7 @@
 //! A stream gives the same [`Reply`](crate::Reply) as the whole body of the same response, in
 //! any chunking. Checked by `conformance/tests/conformance/not_kept.rs`.
 
+mod content;
 mod error;
 mod params;
 mod reply;
