@@ -79,6 +79,7 @@
 //! `conformance/tests/conformance/dialect_rules.rs` (every dialect's bodies against the pinned schema and
 //! its rules), `conformance/tests/conformance/stream_chunking.rs` (every dialect's streams).
 
+mod calls;
 mod chunk;
 mod content;
 mod dialect;

@@ -4,6 +4,7 @@
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::calls::Calls;
 use super::chunk::{AudioDelta, CallDelta, ChoiceDelta, Chunk, Content};
 use super::content::{self, Split, ThinkSplit};
 use super::error;
@@ -112,26 +113,6 @@ const IMAGES: usize = usize::MAX - 4_000;
 /// from here.
 const UNKNOWN_CHUNKS: usize = usize::MAX - 5_000;
 
-/// A tool call, as the deltas have matched it so far.
-#[derive(Debug)]
-struct Call {
-    /// The `index` its deltas carry, when they carry one.
-    index: Option<usize>,
-    /// Whether its id is the provider's (not one the crate made).
-    real_id: bool,
-    named: bool,
-    kind: String,
-    /// The provider's id of the call, once one came.
-    id: Option<String>,
-    /// Whether it is none: it never got a name nor any input.
-    dropped: bool,
-    /// For a custom tool's call, whether its input's JSON string is closed (the choice ended).
-    closed: bool,
-    /// The call as the round sends it back: its members as they came, among them Gemini's
-    /// `extra_content` (`google.thought_signature`), which the server needs back.
-    native: native::Call,
-}
-
 /// Generated audio, as its deltas come.
 #[derive(Debug, Default)]
 struct Audio {
@@ -164,9 +145,7 @@ impl Default for End {
 struct Stream {
     provider: Of,
     blocks: Blocks,
-    calls: Vec<Call>,
-    /// The call the last delta went to.
-    current: Option<usize>,
+    calls: Calls,
     reasoning_field: Option<&'static str>,
     finish: Option<String>,
     counts: Counts,
@@ -208,82 +187,6 @@ struct Stream {
 }
 
 impl Stream {
-    /// The call a delta goes to, begun when it is new.
-    fn call_of(&mut self, delta: &CallDelta, deltas: &mut Vec<Delta>) -> usize {
-        let id = delta.id.as_deref().filter(|id| !id.is_empty());
-        let name = delta.name();
-        let found = match (delta.index, id) {
-            (Some(index), _) => {
-                let key = self
-                    .calls
-                    .iter()
-                    .rposition(|call| call.index == Some(index));
-                // A new id at a taken index is a new call.
-                match (key, id) {
-                    (Some(key), Some(id))
-                        if self.calls.get(key).is_some_and(|call| call.real_id)
-                            && self.blocks.call_id(key) != Some(id) =>
-                    {
-                        None
-                    }
-                    (key, _) => key,
-                }
-            }
-            (None, Some(id)) => (0..self.calls.len())
-                .rev()
-                .find(|&key| self.blocks.call_id(key) == Some(id)),
-            (None, None) => match (self.current, name) {
-                (Some(current), Some(_))
-                    if self.calls.get(current).is_some_and(|call| call.named) =>
-                {
-                    None
-                }
-                (current, _) => current,
-            },
-        };
-        match found {
-            Some(key) => {
-                self.blocks.name_call(key, id, name);
-                if let Some(call) = self.calls.get_mut(key) {
-                    call.named |= name.is_some();
-                    call.real_id |= id.is_some();
-                    if call.id.is_none() {
-                        call.id = id.map(str::to_owned);
-                    }
-                }
-                key
-            }
-            None => {
-                let key = self.calls.len();
-                let made = reply::made_id(0, self.made);
-                self.made += 1;
-                self.blocks.call(
-                    key,
-                    id.unwrap_or(&made),
-                    name.unwrap_or_default(),
-                    false,
-                    deltas,
-                );
-                self.calls.push(Call {
-                    index: delta.index,
-                    real_id: id.is_some(),
-                    named: name.is_some(),
-                    kind: (delta.kind.clone().filter(|kind| !kind.is_empty())).unwrap_or_else(
-                        || {
-                            let custom = delta.custom.is_some();
-                            (if custom { "custom" } else { "function" }).to_owned()
-                        },
-                    ),
-                    id: id.map(str::to_owned),
-                    dropped: false,
-                    closed: false,
-                    native: native::Call::default(),
-                });
-                key
-            }
-        }
-    }
-
     /// The message the deltas add up to, each member where it first came (`native.rs`): with
     /// `whole`, all of it, as a body would carry it, for the whole reply's reader; else as the
     /// round sends it back (without what a request's message does not take: annotations,
@@ -349,13 +252,7 @@ impl Stream {
                 .write()
                 .map(|details| ("reasoning_details", details)),
         );
-        let calls: Vec<String> = (self.calls.iter())
-            .filter(|call| !call.dropped)
-            .map(|call| call.native.write(call.id.as_deref()))
-            .collect();
-        if !calls.is_empty() {
-            values.push(("tool_calls", format!("[{}]", calls.join(","))));
-        }
+        values.extend(self.calls.write().map(|calls| ("tool_calls", calls)));
         // The deprecated single call, as the whole message carries it: the round answers it
         // with a `function` message, which must follow a message that has it.
         match (self.blocks.block_of(FUNCTION_CALL), &self.marked_call) {
@@ -452,13 +349,6 @@ impl Stream {
             }
         }
     }
-}
-
-/// Whether a call's block has no input.
-fn no_input(block: &Block) -> bool {
-    block
-        .tool_call()
-        .is_some_and(|(_, input)| input.as_str().is_empty())
 }
 
 impl Stream {
@@ -624,33 +514,10 @@ impl Stream {
             self.end_content(deltas);
         }
         for (call, raw) in calls {
-            let key = self.call_of(&call, deltas);
-            self.current = Some(key);
-            let Some(known) = self.calls.get_mut(key) else {
-                continue;
-            };
-            known.native.take(raw);
-            let piece = call.piece();
-            if known.kind != "custom" {
-                self.blocks.input(key, piece, deltas);
-            } else if !known.closed {
-                // A custom tool's free-form input is stored as its JSON string.
-                self.blocks.free_input(key, piece, deltas);
-            }
+            self.calls
+                .take(&call, raw, &mut self.blocks, &mut self.made, deltas);
         }
         Ok(())
-    }
-
-    /// The choice has ended: the closing quote of each custom tool's input (`""` for a call
-    /// that streamed none), as the whole reply stores it.
-    fn end_calls(&mut self, deltas: &mut Vec<Delta>) {
-        for (key, call) in self.calls.iter_mut().enumerate() {
-            if call.kind != "custom" || call.closed || !call.named {
-                continue;
-            }
-            call.closed = true;
-            self.blocks.end_free_input(key, deltas);
-        }
     }
 }
 
@@ -662,7 +529,7 @@ impl Events for Stream {
         if crate::stream::is_done(data) {
             self.done = true;
             self.end_content(deltas);
-            self.end_calls(deltas);
+            self.calls.end(&mut self.blocks, deltas);
             return Ok(());
         }
         let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|error| Fault::json(&error))?;
@@ -696,7 +563,7 @@ impl Events for Stream {
             if let Some(finish) = choice.finish_reason.filter(|word| !word.is_empty()) {
                 self.finish = Some(finish);
                 self.end_content(deltas);
-                self.end_calls(deltas);
+                self.calls.end(&mut self.blocks, deltas);
             }
         }
         let groq_usage = chunk.x_groq.and_then(|x_groq| x_groq.usage);
@@ -713,7 +580,7 @@ impl Events for Stream {
             if object == last {
                 self.done = true;
                 self.end_content(deltas);
-                self.end_calls(deltas);
+                self.calls.end(&mut self.blocks, deltas);
             }
         }
         Ok(())
@@ -727,14 +594,8 @@ impl Events for Stream {
             }));
         }
         self.end_content(&mut Vec::new());
-        self.end_calls(&mut Vec::new());
-        for (key, call) in self.calls.iter_mut().enumerate() {
-            // A call that never got a name nor any input is none, as a whole one is: the
-            // round does not send it back.
-            let read = matches!(call.kind.as_str(), "function" | "custom");
-            call.dropped =
-                read && !call.named && self.blocks.block_of(key).is_some_and(|b| no_input(&b));
-        }
+        self.calls.end(&mut self.blocks, &mut Vec::new());
+        self.calls.drop_empty(&mut self.blocks);
         let message = self.message(true);
         let native = RawValue::from_string(self.message(false)).map_err(|e| Fault::json(&e))?;
         let whole = Whole {
