@@ -409,57 +409,31 @@ impl<'a, 'o> Compound<'a, 'o> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Fallback;
+/// The four sequences serde names (a sequence, a tuple, a tuple struct, a tuple variant), each
+/// its elements one after the other.
+macro_rules! sequence {
+    ($($kind:ident::$element:ident),*) => {$(
+        impl ser::$kind for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Fallback;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Fallback> {
-        self.element(value)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Fallback> {
+                self.element(value)
+            }
 
-    fn end(self) -> Result<(), Fallback> {
-        Compound::end(self)
-    }
+            fn end(self) -> Result<(), Fallback> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Fallback;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Fallback> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Fallback> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Fallback;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Fallback> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Fallback> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Fallback;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Fallback> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Fallback> {
-        Compound::end(self)
-    }
-}
+sequence!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();

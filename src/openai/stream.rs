@@ -193,15 +193,19 @@ impl Stream {
     /// images, executed tools, the audio's transcript and data, chunks of unknown kinds).
     fn message(&mut self, whole: bool) -> String {
         let mut values: Vec<(&str, String)> = vec![("role", native::json("assistant"))];
-        if let Some(text) = self.blocks.block_of(REASONING).and_then(text_of) {
+        if let Some(text) = self
+            .blocks
+            .block_of(REASONING)
+            .and_then(Block::into_reasoning)
+        {
             let field = self.reasoning_field.unwrap_or("reasoning_content");
             values.push((field, native::json(&text)));
         }
         // Content that is not the text block as it is: chunks, or tags and all.
-        let text = self.blocks.block_of(CONTENT).and_then(text_of);
+        let text = self.blocks.block_of(CONTENT).and_then(Block::into_text);
         if self.content_array {
             let mut chunks = Vec::new();
-            if let Some(reasoning) = self.blocks.block_of(THINK).and_then(text_of) {
+            if let Some(reasoning) = self.blocks.block_of(THINK).and_then(Block::into_reasoning) {
                 let text = native::json(&reasoning);
                 chunks.push(format!(
                     r#"{{"type":"thinking","thinking":[{{"type":"text","text":{text}}}]}}"#
@@ -224,7 +228,7 @@ impl Stream {
         } else if let Some(text) = text {
             values.push(("content", native::json(&text)));
         }
-        if let Some(text) = self.blocks.block_of(REFUSAL).and_then(text_of) {
+        if let Some(text) = self.blocks.block_of(REFUSAL).and_then(Block::into_text) {
             values.push(("refusal", native::json(&text)));
         }
         match &self.audio {
@@ -269,21 +273,6 @@ impl Stream {
 /// A text that is not empty.
 fn not_empty(text: Option<&str>) -> Option<&str> {
     text.filter(|text| !text.is_empty())
-}
-
-/// A text or reasoning block's text.
-fn text_of(block: Block) -> Option<String> {
-    match block {
-        Block::Reasoning { reasoning } => Some(reasoning),
-        Block::Text { text } => Some(text),
-        Block::ToolUse { .. }
-        | Block::ToolResult { .. }
-        | Block::Image { .. }
-        | Block::File { .. }
-        | Block::Source { .. }
-        | Block::Compaction { .. }
-        | Block::Unknown { .. } => None,
-    }
 }
 
 impl Stream {

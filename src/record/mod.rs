@@ -501,12 +501,14 @@ impl Block {
         name: impl Into<String>,
         input: impl Into<ToolInput>,
     ) -> Self {
-        Block::ToolUse {
-            id: id.into(),
-            name: name.into(),
-            input: input.into(),
-            provider_executed: true,
+        let mut call = Block::tool_use(id, name, input);
+        if let Block::ToolUse {
+            provider_executed, ..
+        } = &mut call
+        {
+            *provider_executed = true;
         }
+        call
     }
 
     /// A `tool_result` block of a call that succeeded.
@@ -543,12 +545,11 @@ impl Block {
         tool_name: impl Into<String>,
         output: impl Into<String>,
     ) -> Self {
-        Block::ToolResult {
-            tool_use_id: tool_use_id.into(),
-            tool_name: tool_name.into(),
-            output: output.into(),
-            is_error: true,
+        let mut result = Block::tool_result(tool_use_id, tool_name, output);
+        if let Block::ToolResult { is_error, .. } = &mut result {
+            *is_error = true;
         }
+        result
     }
 
     /// A `reasoning` block.
