@@ -2,7 +2,9 @@
 //! reply's message goes back: each member where it first came in the deltas, a call's members
 //! and its function's likewise, each value as it came (a call's arguments as their pieces
 //! joined, a custom tool's input as its raw text), so that the next body is the whole reply's
-//! byte for byte. A `serde_json::Map` would write the members sorted.
+//! byte for byte. A `serde_json::Map` would write the members sorted. And the whole message
+//! the deltas add up to (`Message`, with what only the reader reads: annotations, images,
+//! executed tools, the audio's words and bytes), which the whole reply's reader reads.
 
 use std::borrow::Cow;
 
@@ -248,5 +250,139 @@ impl Details {
             })
             .collect();
         Some(format!("[{}]", details.join(",")))
+    }
+}
+
+/// Generated audio, as its deltas come.
+#[derive(Debug, Default)]
+pub(super) struct Audio {
+    pub(super) id: Option<Value>,
+    pub(super) transcript: String,
+    pub(super) data: String,
+}
+
+/// The words of a streamed message's text blocks, as its blocks hold them, and whether its
+/// deprecated `function_call` began a call (not its marker).
+#[derive(Debug, Default)]
+pub(super) struct Words {
+    pub(super) reasoning: Option<String>,
+    pub(super) content: Option<String>,
+    /// Reasoning in the content: `<think>` tags, or Magistral's `thinking` chunks.
+    pub(super) think: Option<String>,
+    pub(super) refusal: Option<String>,
+    pub(super) function_call: bool,
+}
+
+/// What a streamed message carries besides its blocks' words, each as it came: what the round
+/// sends back, and what only the whole reply's reader reads.
+#[derive(Debug, Default)]
+pub(super) struct Message {
+    /// The message's members in the order they first came.
+    pub(super) keys: Keys,
+    /// The field the reasoning came in (`reasoning_content`, or compatible servers'
+    /// `reasoning`).
+    pub(super) reasoning_field: Option<&'static str>,
+    /// The content as it came, tags and all (for a dialect whose models write them).
+    pub(super) raw_content: String,
+    /// Whether the content came as an array of chunks (Magistral), as the round sends it back.
+    pub(super) content_array: bool,
+    pub(super) audio: Option<Audio>,
+    /// The annotations so far, each as it came: one source block each, once.
+    pub(super) annotations: Vec<Value>,
+    /// The generated images so far, each as it came.
+    pub(super) images: Vec<Value>,
+    /// The content chunks of a kind the crate does not read, each as it came.
+    pub(super) chunks: Vec<Value>,
+    /// A deprecated `function_call` that came with no name first: the marker's, as it came.
+    pub(super) marked_call: Option<Box<RawValue>>,
+    /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
+    pub(super) details: Details,
+    /// The deprecated `function_call` as it came, for the round.
+    pub(super) function_call: Function,
+    /// Groq's `executed_tools`, merged by their `index`, each with its number among the
+    /// reply's calls.
+    pub(super) executed: Vec<(Value, usize)>,
+}
+
+impl Message {
+    /// The message's text, each member where it first came: with `whole`, all of it, as a
+    /// body would carry it, for the whole reply's reader; else as the round sends it back
+    /// (without what a request's message does not take: annotations, images, executed tools,
+    /// the audio's transcript and data, chunks of unknown kinds). `think_tags`: the content
+    /// goes as it came, tags and all; `calls`: the tool calls' text.
+    pub(super) fn write(
+        &self,
+        words: &Words,
+        think_tags: bool,
+        calls: Option<String>,
+        whole: bool,
+    ) -> String {
+        let mut values: Vec<(&str, String)> = vec![("role", json("assistant"))];
+        if let Some(text) = &words.reasoning {
+            let field = self.reasoning_field.unwrap_or("reasoning_content");
+            values.push((field, json(text)));
+        }
+        // Content that is not the text block as it is: chunks, or tags and all.
+        if self.content_array {
+            let mut chunks = Vec::new();
+            if let Some(reasoning) = &words.think {
+                let text = json(reasoning);
+                chunks.push(format!(
+                    r#"{{"type":"thinking","thinking":[{{"type":"text","text":{text}}}]}}"#
+                ));
+            }
+            if let Some(text) = &words.content {
+                chunks.push(format!(r#"{{"type":"text","text":{}}}"#, json(text)));
+            }
+            if whole {
+                chunks.extend(self.chunks.iter().map(Value::to_string));
+            }
+            values.push(("content", format!("[{}]", chunks.join(","))));
+        } else if think_tags {
+            if !self.raw_content.is_empty() {
+                values.push(("content", json(&self.raw_content)));
+            }
+        } else if let Some(text) = &words.content {
+            values.push(("content", json(text)));
+        }
+        if let Some(text) = &words.refusal {
+            values.push(("refusal", json(text)));
+        }
+        match &self.audio {
+            Some(audio) if whole => values.push((
+                "audio",
+                serde_json::json!({"transcript": audio.transcript, "data": audio.data}).to_string(),
+            )),
+            Some(Audio { id: Some(id), .. }) => values.push(("audio", format!(r#"{{"id":{id}}}"#))),
+            Some(_) | None => {}
+        }
+        if whole {
+            let lists = [("annotations", &self.annotations), ("images", &self.images)];
+            for (key, list) in lists {
+                if !list.is_empty() {
+                    values.push((key, Value::from(list.clone()).to_string()));
+                }
+            }
+            if !self.executed.is_empty() {
+                let tools = self.executed.iter().map(|(tool, _)| tool.clone());
+                values.push(("executed_tools", Value::from_iter(tools).to_string()));
+            }
+        }
+        values.extend(
+            self.details
+                .write()
+                .map(|details| ("reasoning_details", details)),
+        );
+        values.extend(calls.map(|calls| ("tool_calls", calls)));
+        // The deprecated single call, as the whole message carries it: the round answers it
+        // with a `function` message, which must follow a message that has it.
+        match (words.function_call, &self.marked_call) {
+            (true, _) => {
+                values.push(("function_call", self.function_call.write()));
+            }
+            (_, Some(marked)) if whole => values.push(("function_call", marked.get().to_owned())),
+            (_, _) => {}
+        }
+        object(&self.keys, &values)
     }
 }

@@ -113,14 +113,6 @@ const IMAGES: usize = usize::MAX - 4_000;
 /// from here.
 const UNKNOWN_CHUNKS: usize = usize::MAX - 5_000;
 
-/// Generated audio, as its deltas come.
-#[derive(Debug, Default)]
-struct Audio {
-    id: Option<Value>,
-    transcript: String,
-    data: String,
-}
-
 /// The provider a stream is of: OpenAI unless a dialect's reader says otherwise.
 #[derive(Debug, Clone, Copy)]
 struct Of(Provider);
@@ -146,7 +138,6 @@ struct Stream {
     provider: Of,
     blocks: Blocks,
     calls: Calls,
-    reasoning_field: Option<&'static str>,
     finish: Option<String>,
     counts: Counts,
     /// The indexes of the other choices (`n` > 1), which the reply counts.
@@ -155,28 +146,8 @@ struct Stream {
     done: bool,
     /// The splitter of reasoning in tags, for a dialect whose models write them.
     think: Option<ThinkSplit>,
-    /// The content as it came, tags and all, for the round.
-    raw_content: String,
-    /// Whether the content came as an array of chunks (Magistral), as the round sends it back.
-    content_array: bool,
-    audio: Option<Audio>,
-    /// The annotations so far, each as it came: one source block each, once.
-    annotations: Vec<Value>,
-    /// The generated images so far, each as it came.
-    images: Vec<Value>,
-    /// The content chunks of a kind the crate does not read, each as it came.
-    chunks: Vec<Value>,
-    /// A deprecated `function_call` that came with no name first: the marker's, as it came.
-    marked_call: Option<Box<RawValue>>,
-    /// OpenRouter's `reasoning_details`, merged by their `index`, for the round.
-    details: native::Details,
-    /// The message's members in the order they first came, for the round.
-    keys: native::Keys,
-    /// The deprecated `function_call` as it came, for the round.
-    function_call: native::Function,
-    /// Groq's `executed_tools`, merged by their `index`, each with its number among the
-    /// reply's calls.
-    executed: Vec<(Value, usize)>,
+    /// What the message carries besides its blocks' words, as it came.
+    parts: native::Message,
     /// How many calls have begun (executed tools, the deprecated `function_call`, tool
     /// calls): each is the reply's call `k`, in the order it began, as in the whole reply's
     /// blocks, and a call without an id gets `made_0_{k}`.
@@ -186,100 +157,34 @@ struct Stream {
     search_results: Value,
 }
 
-impl Stream {
-    /// The message the deltas add up to, each member where it first came (`native.rs`): with
-    /// `whole`, all of it, as a body would carry it, for the whole reply's reader; else as the
-    /// round sends it back (without what a request's message does not take: annotations,
-    /// images, executed tools, the audio's transcript and data, chunks of unknown kinds).
-    fn message(&mut self, whole: bool) -> String {
-        let mut values: Vec<(&str, String)> = vec![("role", native::json("assistant"))];
-        if let Some(text) = self
-            .blocks
-            .block_of(REASONING)
-            .and_then(Block::into_reasoning)
-        {
-            let field = self.reasoning_field.unwrap_or("reasoning_content");
-            values.push((field, native::json(&text)));
-        }
-        // Content that is not the text block as it is: chunks, or tags and all.
-        let text = self.blocks.block_of(CONTENT).and_then(Block::into_text);
-        if self.content_array {
-            let mut chunks = Vec::new();
-            if let Some(reasoning) = self.blocks.block_of(THINK).and_then(Block::into_reasoning) {
-                let text = native::json(&reasoning);
-                chunks.push(format!(
-                    r#"{{"type":"thinking","thinking":[{{"type":"text","text":{text}}}]}}"#
-                ));
-            }
-            if let Some(text) = text {
-                chunks.push(format!(
-                    r#"{{"type":"text","text":{}}}"#,
-                    native::json(&text)
-                ));
-            }
-            if whole {
-                chunks.extend(self.chunks.iter().map(Value::to_string));
-            }
-            values.push(("content", format!("[{}]", chunks.join(","))));
-        } else if self.think.is_some() {
-            if !self.raw_content.is_empty() {
-                values.push(("content", native::json(&self.raw_content)));
-            }
-        } else if let Some(text) = text {
-            values.push(("content", native::json(&text)));
-        }
-        if let Some(text) = self.blocks.block_of(REFUSAL).and_then(Block::into_text) {
-            values.push(("refusal", native::json(&text)));
-        }
-        match &self.audio {
-            Some(audio) if whole => values.push((
-                "audio",
-                serde_json::json!({"transcript": audio.transcript, "data": audio.data}).to_string(),
-            )),
-            Some(Audio { id: Some(id), .. }) => values.push(("audio", format!(r#"{{"id":{id}}}"#))),
-            Some(_) | None => {}
-        }
-        if whole {
-            let lists = [("annotations", &self.annotations), ("images", &self.images)];
-            for (key, list) in lists {
-                if !list.is_empty() {
-                    values.push((key, Value::from(list.clone()).to_string()));
-                }
-            }
-            if !self.executed.is_empty() {
-                let tools = self.executed.iter().map(|(tool, _)| tool.clone());
-                values.push(("executed_tools", Value::from_iter(tools).to_string()));
-            }
-        }
-        values.extend(
-            self.details
-                .write()
-                .map(|details| ("reasoning_details", details)),
-        );
-        values.extend(self.calls.write().map(|calls| ("tool_calls", calls)));
-        // The deprecated single call, as the whole message carries it: the round answers it
-        // with a `function` message, which must follow a message that has it.
-        match (self.blocks.block_of(FUNCTION_CALL), &self.marked_call) {
-            (Some(Block::ToolUse { .. }), _) => {
-                values.push(("function_call", self.function_call.write()));
-            }
-            (_, Some(marked)) if whole => values.push(("function_call", marked.get().to_owned())),
-            (_, _) => {}
-        }
-        native::object(&self.keys, &values)
-    }
-}
-
 /// A text that is not empty.
 fn not_empty(text: Option<&str>) -> Option<&str> {
     text.filter(|text| !text.is_empty())
 }
 
 impl Stream {
+    /// The message the deltas add up to (`native.rs`): with `whole`, all of it, as a body
+    /// would carry it, for the whole reply's reader; else as the round sends it back.
+    fn message(&mut self, whole: bool) -> String {
+        let words = native::Words {
+            reasoning: self
+                .blocks
+                .block_of(REASONING)
+                .and_then(Block::into_reasoning),
+            content: self.blocks.block_of(CONTENT).and_then(Block::into_text),
+            think: self.blocks.block_of(THINK).and_then(Block::into_reasoning),
+            refusal: self.blocks.block_of(REFUSAL).and_then(Block::into_text),
+            function_call: (self.blocks.block_of(FUNCTION_CALL))
+                .is_some_and(|block| block.tool_call().is_some()),
+        };
+        let calls = self.calls.write();
+        self.parts.write(&words, self.think.is_some(), calls, whole)
+    }
+
     /// A piece of `content`: the text, or, for a dialect whose models write `<think>` tags,
     /// what the splitter has decided.
     fn content(&mut self, text: &str, deltas: &mut Vec<Delta>) {
-        self.raw_content.push_str(text);
+        self.parts.raw_content.push_str(text);
         match self.think.as_mut().map(|think| think.push(text)) {
             Some(splits) => self.splits(splits, deltas),
             None => self.blocks.text(CONTENT, text, deltas),
@@ -310,11 +215,11 @@ impl Stream {
         };
         let index = tool.get("index").cloned();
         let position = index.as_ref().and_then(|index| {
-            (self.executed.iter()).position(|(known, _)| known.get("index") == Some(index))
+            (self.parts.executed.iter()).position(|(known, _)| known.get("index") == Some(index))
         });
         let position = match position {
             Some(position) => {
-                if let Some((Value::Object(known), _)) = self.executed.get_mut(position) {
+                if let Some((Value::Object(known), _)) = self.parts.executed.get_mut(position) {
                     for (key, value) in tool {
                         if !value.is_null() {
                             known.insert(key, value);
@@ -325,12 +230,12 @@ impl Stream {
             }
             None => {
                 // A new call: the reply's next.
-                self.executed.push((Value::Object(tool), self.made));
+                self.parts.executed.push((Value::Object(tool), self.made));
                 self.made += 1;
-                self.executed.len() - 1
+                self.parts.executed.len() - 1
             }
         };
-        if let Some((tool, k)) = self.executed.get(position) {
+        if let Some((tool, k)) = self.parts.executed.get(position) {
             let pair = super::content::executed_tool(tool, *k);
             for (offset, block) in pair.into_iter().enumerate() {
                 self.blocks
@@ -345,7 +250,7 @@ impl Stream {
     /// executed tools, content, annotations, images, audio, then what the record has no block
     /// for, a refusal and the tool calls.
     fn delta(&mut self, raw: &RawValue, deltas: &mut Vec<Delta>) -> Result<(), Fault> {
-        self.keys.saw_object(raw.get());
+        self.parts.keys.saw_object(raw.get());
         let delta: ChoiceDelta<'_> =
             serde_json::from_str(raw.get()).map_err(|error| Fault::json(&error))?;
         // The reasoning, in whichever field came not empty.
@@ -358,7 +263,7 @@ impl Stream {
             (None, None) => None,
         };
         if let Some((field, text)) = reasoning {
-            self.reasoning_field.get_or_insert(field);
+            self.parts.reasoning_field.get_or_insert(field);
             self.blocks.reasoning(REASONING, text, deltas);
         }
         for tool in delta.executed_tools.into_iter().flatten() {
@@ -371,25 +276,25 @@ impl Stream {
         }
         for annotation in delta.annotations.into_iter().flatten() {
             let found = super::content::annotation_sources(std::slice::from_ref(&annotation));
-            self.annotations.push(annotation);
+            self.parts.annotations.push(annotation);
             for source in found {
                 if !self.blocks.blocks().contains(&source) {
                     self.blocks
-                        .whole(ANNOTATIONS - self.annotations.len(), source);
+                        .whole(ANNOTATIONS - self.parts.annotations.len(), source);
                 }
             }
         }
         let images = delta.images.unwrap_or_default();
         let provider = self.provider.0;
         for image in super::content::generated_images(provider, &images, &mut Vec::new()) {
-            self.blocks.whole(IMAGES - self.images.len(), image);
+            self.blocks.whole(IMAGES - self.parts.images.len(), image);
         }
-        self.images.extend(images);
+        self.parts.images.extend(images);
         if let Some(audio) = delta.audio {
             self.audio_delta(audio, deltas);
         }
         for detail in delta.reasoning_details.into_iter().flatten() {
-            self.details.merge(detail);
+            self.parts.details.merge(detail);
         }
         // The deprecated single call, as `read_reply` reads it: its name begins it, its
         // arguments come in parts; one that is no object is the marker, once. `null` is
@@ -416,17 +321,17 @@ impl Stream {
                     self.blocks.call(FUNCTION_CALL, &id, name, false, deltas);
                     self.blocks
                         .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
-                    self.function_call.take(raw);
+                    self.parts.function_call.take(raw);
                 }
                 (Some(_), true, _) => {
                     self.blocks
                         .input(FUNCTION_CALL, arguments.unwrap_or_default(), deltas);
-                    self.function_call.take(raw);
+                    self.parts.function_call.take(raw);
                 }
                 (Some(_) | None, false, _) => {
                     let marker = crate::media::marker::not_kept(self.provider.0, "function_call");
                     self.blocks.text(FUNCTION_CALL, &marker, deltas);
-                    self.marked_call = Some(raw.to_owned());
+                    self.parts.marked_call = Some(raw.to_owned());
                 }
                 (None, true, _) => {}
             }
@@ -444,7 +349,7 @@ impl Stream {
     /// A `content` that came as an array of chunks (Magistral): thinking, text, and a marker
     /// for a chunk of an unknown type.
     fn content_chunks(&mut self, chunks: Vec<Value>, deltas: &mut Vec<Delta>) {
-        self.content_array = true;
+        self.parts.content_array = true;
         for chunk in chunks {
             match reply::field(&chunk, &["type"]).as_str() {
                 Some("thinking") => {
@@ -461,8 +366,8 @@ impl Stream {
                     let marker =
                         crate::media::marker::not_kept(self.provider.0, kind.unwrap_or_default());
                     self.blocks
-                        .text(UNKNOWN_CHUNKS - self.chunks.len(), &marker, deltas);
-                    self.chunks.push(chunk.clone());
+                        .text(UNKNOWN_CHUNKS - self.parts.chunks.len(), &marker, deltas);
+                    self.parts.chunks.push(chunk.clone());
                 }
             }
         }
@@ -471,7 +376,7 @@ impl Stream {
     /// A piece of generated audio: its id, the last sent; its transcript, a text block; its
     /// data, kept for the round.
     fn audio_delta(&mut self, audio: AudioDelta, deltas: &mut Vec<Delta>) {
-        let acc = self.audio.get_or_insert_with(Audio::default);
+        let acc = self.parts.audio.get_or_insert_with(native::Audio::default);
         if audio.id.is_some() {
             acc.id = audio.id;
         }
