@@ -53,6 +53,11 @@ use crate::stream::{Blocks, Delta, Events, Fault, Frame, StreamReader};
 /// an empty `refusal` or `finish_reason`, a `function_call` of empty members, a tool-call
 /// delta with no id, name or arguments, an empty `type`.
 ///
+/// The reply's blocks are in the whole message's order, as a body's are, while each
+/// [`Delta`](crate::Delta)'s block index is its part's place in the order the parts came: the
+/// two differ only for a stream whose parts come out of that order (generated audio after the
+/// tool calls).
+///
 /// ```
 /// use transcript_replay::{openai, Block, StopReason};
 ///

@@ -44,9 +44,8 @@ use self::sse::Sse;
 /// `block` is the index of the block in the finished reply's
 /// [`message.blocks`](crate::Reply::message): a block gets its index when its first content
 /// arrives (so an empty block, which is never stored, has none), and blocks are stored in the
-/// order they began. The one exception is a Chat Completions stream whose parts come out of a
-/// whole message's order (generated audio after the tool calls): its reply is the whole
-/// message's, read as a body is, while its deltas are numbered in the order the parts came.
+/// order they began (unless a provider's reader documents otherwise, for parts that come out
+/// of a whole reply's order).
 ///
 /// ```
 /// use transcript_replay::{anthropic, Delta};
