@@ -21,8 +21,6 @@ struct Call {
     kind: String,
     /// The provider's id of the call, once one came.
     id: Option<String>,
-    /// Whether it is none: it never got a name nor any input.
-    dropped: bool,
     /// For a custom tool's call, whether its input's JSON string is closed (the choice ended).
     closed: bool,
     /// The call as the round sends it back: its members as they came, among them Gemini's
@@ -138,7 +136,6 @@ impl Calls {
                         },
                     ),
                     id: id.map(str::to_owned),
-                    dropped: false,
                     closed: false,
                     native: native::Call::default(),
                 });
@@ -159,23 +156,18 @@ impl Calls {
         }
     }
 
-    /// Marks the calls that are none, as a whole reply's would be: a call of a kind the crate
-    /// reads that never got a name nor any input. The round does not send them back.
-    pub(super) fn drop_empty(&mut self, blocks: &mut Blocks) {
-        for (key, call) in self.calls.iter_mut().enumerate() {
-            let read = matches!(call.kind.as_str(), "function" | "custom");
-            call.dropped =
-                read && !call.named && blocks.block_of(key).is_some_and(|b| no_input(&b));
-        }
-    }
-
     /// The calls as the message carries them, `tool_calls`'s JSON text; none when there is no
-    /// call.
-    pub(super) fn write(&self) -> Option<String> {
-        let calls: Vec<String> = (self.calls.iter())
-            .filter(|call| !call.dropped)
-            .map(|call| call.native.write(call.id.as_deref()))
-            .collect();
+    /// call. A call that is none, as a whole reply's would be (of a kind the crate reads, it
+    /// never got a name nor any input), is left out: the round does not send it back.
+    pub(super) fn write(&self, blocks: &mut Blocks) -> Option<String> {
+        let mut calls = Vec::new();
+        for (key, call) in self.calls.iter().enumerate() {
+            let read = matches!(call.kind.as_str(), "function" | "custom");
+            if read && !call.named && blocks.block_of(key).is_some_and(|b| no_input(&b)) {
+                continue;
+            }
+            calls.push(call.native.write(call.id.as_deref()));
+        }
         (!calls.is_empty()).then(|| format!("[{}]", calls.join(",")))
     }
 }

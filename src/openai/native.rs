@@ -357,16 +357,14 @@ impl Message {
             Some(_) | None => {}
         }
         if whole {
-            let lists = [("annotations", &self.annotations), ("images", &self.images)];
-            for (key, list) in lists {
-                if !list.is_empty() {
-                    values.push((key, Value::from(list.clone()).to_string()));
-                }
-            }
-            if !self.executed.is_empty() {
-                let tools = self.executed.iter().map(|(tool, _)| tool.clone());
-                values.push(("executed_tools", Value::from_iter(tools).to_string()));
-            }
+            // Each list written from the values in place (an image's data URL is large).
+            let tools = self.executed.iter().map(|(tool, _)| tool);
+            let lists = [
+                ("annotations", array(self.annotations.iter())),
+                ("images", array(self.images.iter())),
+                ("executed_tools", array(tools)),
+            ];
+            values.extend(lists.into_iter().filter(|(_, list)| list != "[]"));
         }
         values.extend(
             self.details
@@ -385,4 +383,10 @@ impl Message {
         }
         object(&self.keys, &values)
     }
+}
+
+/// Values as one JSON array's text.
+fn array<'v>(values: impl Iterator<Item = &'v Value>) -> String {
+    let items: Vec<String> = values.map(Value::to_string).collect();
+    format!("[{}]", items.join(","))
 }

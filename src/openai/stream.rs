@@ -182,7 +182,7 @@ impl Stream {
             function_call: (self.blocks.block_of(FUNCTION_CALL))
                 .is_some_and(|block| block.tool_call().is_some()),
         };
-        let calls = self.calls.write();
+        let calls = self.calls.write(&mut self.blocks);
         self.parts.write(&words, self.think.is_some(), calls, whole)
     }
 
@@ -494,7 +494,6 @@ impl Events for Stream {
         }
         self.end_content(&mut Vec::new());
         self.calls.end(&mut self.blocks, &mut Vec::new());
-        self.calls.drop_empty(&mut self.blocks);
         let message = self.message(true);
         let native = RawValue::from_string(self.message(false)).map_err(|e| Fault::json(&e))?;
         let whole = Whole {
